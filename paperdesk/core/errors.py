@@ -1,0 +1,52 @@
+"""Errors a user can act on.
+
+Every class carries a one-line message that says what went wrong and what to
+do. Faces (CLI, shell, TUI) print the message; they never show a traceback
+for these.
+"""
+
+from __future__ import annotations
+
+
+class PaperdeskError(Exception):
+    """Base for every error meant for the user."""
+
+
+class ConfigError(PaperdeskError):
+    """A configuration value is missing or malformed."""
+
+
+class InvalidIdError(PaperdeskError):
+    """A paper id does not look like an arXiv id or a library id."""
+
+
+class UnknownPaperError(PaperdeskError):
+    """No paper with that id is in the library."""
+
+
+class NetworkError(PaperdeskError):
+    """A remote service could not be reached or kept failing."""
+
+
+class ArxivUnreachableError(NetworkError):
+    """arXiv could not be reached at all (offline, DNS, refused)."""
+
+
+class NotFoundError(PaperdeskError):
+    """A remote resource (paper, PDF) does not exist."""
+
+
+class PdfError(PaperdeskError):
+    """A PDF cannot be ingested: corrupt, encrypted, empty, image-only, not a PDF."""
+
+
+class LibraryBusyError(PaperdeskError):
+    """Another paperdesk process holds the library's write lock."""
+
+
+class StoreError(PaperdeskError):
+    """The library database cannot be opened or written."""
+
+
+class CancelledError(PaperdeskError):
+    """Work stopped because the user cancelled it."""

@@ -1,0 +1,145 @@
+"""Keyword search: a tantivy index over chunks, scored with BM25.
+
+Fields: title, section and text, each with tantivy's English stemmer. User
+queries are reduced to plain lower-case words before parsing, so punctuation,
+field prefixes or stray AND/OR in a question can never break the parser.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import tantivy
+
+from paperdesk.core.errors import LibraryBusyError
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+SEARCH_FIELDS = ["title", "section", "text"]
+WRITER_HEAP = 64_000_000
+SCHEMA_TAG = "paperdesk-keyword-1"
+
+
+@dataclass(frozen=True)
+class KeywordDoc:
+    chunk_id: int
+    paper_id: str
+    title: str
+    section: str
+    text: str
+
+
+def query_terms(query: str) -> list[str]:
+    """The words of a query, lower-cased (so AND/OR/NOT stay words)."""
+    return [w.lower() for w in _WORD.findall(query)]
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_unsigned_field("chunk_id", stored=True, indexed=True, fast=True)
+    builder.add_text_field("paper_id", stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("title", stored=False, tokenizer_name="en_stem")
+    builder.add_text_field("section", stored=True, tokenizer_name="en_stem")
+    builder.add_text_field("text", stored=True, tokenizer_name="en_stem")
+    return builder.build()
+
+
+class KeywordIndex:
+    """BM25 search over chunks; one directory, rebuilt if its schema is stale."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        tag = directory / "SCHEMA"
+        if directory.exists() and (not tag.exists() or tag.read_text().strip() != SCHEMA_TAG):
+            shutil.rmtree(directory)  # derived data: the store can rebuild it
+        directory.mkdir(parents=True, exist_ok=True)
+        self.schema = _schema()
+        self.index = tantivy.Index(self.schema, path=str(directory), reuse=True)
+        tag.write_text(SCHEMA_TAG)
+        self.fresh = self.index.searcher().num_docs == 0
+
+    def _writer(self) -> tantivy.IndexWriter:
+        try:
+            return self.index.writer(heap_size=WRITER_HEAP, num_threads=1)
+        except ValueError as exc:
+            raise LibraryBusyError(
+                f"the search index is locked by another paperdesk process ({exc}); close it and retry"
+            ) from None
+
+    def replace_papers(self, docs_by_paper: dict[str, Sequence[KeywordDoc]], remove: Iterable[str] = ()) -> None:
+        """Delete every doc of the given papers, add the new docs, commit once."""
+        writer = self._writer()
+        try:
+            for paper_id in list(docs_by_paper) + list(remove):
+                writer.delete_documents_by_term("paper_id", paper_id)
+            for docs in docs_by_paper.values():
+                for doc in docs:
+                    entry = tantivy.Document()
+                    entry.add_unsigned("chunk_id", doc.chunk_id)
+                    entry.add_text("paper_id", doc.paper_id)
+                    entry.add_text("title", doc.title)
+                    entry.add_text("section", doc.section)
+                    entry.add_text("text", doc.text)
+                    writer.add_document(entry)
+            writer.commit()
+            writer.wait_merging_threads()
+        except BaseException:
+            writer.rollback()
+            raise
+        self.index.reload()
+
+    def num_docs(self) -> int:
+        return self.index.searcher().num_docs
+
+    def build_query(self, query: str, papers: Sequence[str] | None = None) -> tantivy.Query | None:
+        terms = query_terms(query)
+        if not terms:
+            return None
+        parsed = self.index.parse_query(" ".join(terms), SEARCH_FIELDS)
+        if not papers:
+            return parsed
+        only = tantivy.Query.term_set_query(self.schema, "paper_id", list(papers))
+        return tantivy.Query.boolean_query([(tantivy.Occur.Must, parsed), (tantivy.Occur.Must, only)])
+
+    def search(self, query: str, k: int, papers: Sequence[str] | None = None) -> list[tuple[int, float]]:
+        """Top-k (chunk id, BM25 score), best first."""
+        parsed = self.build_query(query, papers)
+        if parsed is None or k <= 0:
+            return []
+        searcher = self.index.searcher()
+        result = searcher.search(parsed, limit=k)
+        out = []
+        for score, address in result.hits:
+            doc = searcher.doc(address)
+            out.append((int(doc["chunk_id"][0]), float(score)))
+        return out
+
+    def snippets(self, query: str, chunk_ids: Sequence[int], max_chars: int = 240) -> dict[int, str]:
+        """Highlighted snippets (matches wrapped in ** **) for the given chunks."""
+        parsed = self.build_query(query)
+        if parsed is None or not chunk_ids:
+            return {}
+        searcher = self.index.searcher()
+        generator = tantivy.SnippetGenerator.create(searcher, parsed, self.schema, "text")
+        generator.set_max_num_chars(max_chars)
+        wanted = tantivy.Query.term_set_query(self.schema, "chunk_id", list(chunk_ids))
+        out: dict[int, str] = {}
+        for _score, address in searcher.search(wanted, limit=len(chunk_ids)).hits:
+            doc = searcher.doc(address)
+            out[int(doc["chunk_id"][0])] = render_snippet(generator.snippet_from_doc(doc))
+        return out
+
+
+def render_snippet(snippet: tantivy.Snippet) -> str:
+    """Snippet text with each highlighted range wrapped in ** (markdown bold)."""
+    text = snippet.fragment()
+    pieces, last = [], 0
+    for span in snippet.highlighted():
+        pieces.append(text[last : span.start])
+        pieces.append("**" + text[span.start : span.end] + "**")
+        last = span.end
+    pieces.append(text[last:])
+    return " ".join("".join(pieces).split())

@@ -1,0 +1,395 @@
+"""The library catalogue: one SQLite file in WAL mode.
+
+SQLite is the source of truth for everything: papers, their page text, chunks
+and chunk embeddings, summary revisions, notes, reports and history. The
+tantivy index and the vector matrix beside it are derived and can be rebuilt
+from here. Every write is one transaction, so a process killed at any moment
+leaves a database that opens with every committed row.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from paperdesk.core.errors import StoreError, UnknownPaperError
+
+SCHEMA_VERSION = 1
+
+MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE papers (
+        id          TEXT PRIMARY KEY,
+        arxiv_id    TEXT,
+        version     INTEGER,
+        title       TEXT NOT NULL,
+        authors     TEXT NOT NULL DEFAULT '[]',
+        abstract    TEXT NOT NULL DEFAULT '',
+        published   TEXT,
+        updated     TEXT,
+        categories  TEXT NOT NULL DEFAULT '[]',
+        pdf_path    TEXT,
+        source_url  TEXT,
+        page_count  INTEGER NOT NULL DEFAULT 0,
+        added       REAL NOT NULL,
+        index_state TEXT NOT NULL DEFAULT 'pending' CHECK (index_state IN ('pending', 'indexed'))
+    );
+    CREATE INDEX papers_arxiv ON papers(arxiv_id);
+    CREATE TABLE pages (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        page_no  INTEGER NOT NULL,
+        text     TEXT NOT NULL,
+        PRIMARY KEY (paper_id, page_no)
+    );
+    CREATE TABLE chunks (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        paper_id   TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        ordinal    INTEGER NOT NULL,
+        page_start INTEGER NOT NULL,
+        page_end   INTEGER NOT NULL,
+        section    TEXT NOT NULL DEFAULT '',
+        text       TEXT NOT NULL,
+        embedding  BLOB
+    );
+    CREATE INDEX chunks_paper ON chunks(paper_id, ordinal);
+    CREATE TABLE index_tombstones (
+        paper_id TEXT PRIMARY KEY,
+        chunk_ids TEXT NOT NULL
+    );
+    CREATE TABLE summary_revisions (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        revision INTEGER NOT NULL,
+        text     TEXT NOT NULL,
+        created  REAL NOT NULL,
+        status   TEXT NOT NULL CHECK (status IN ('draft', 'final', 'interrupted')),
+        UNIQUE (paper_id, revision)
+    );
+    CREATE TABLE notes (
+        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
+        text     TEXT NOT NULL,
+        updated  REAL NOT NULL
+    );
+    CREATE TABLE reports (
+        id      INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind    TEXT NOT NULL,
+        title   TEXT NOT NULL,
+        query   TEXT NOT NULL DEFAULT '',
+        text    TEXT NOT NULL,
+        sources TEXT NOT NULL DEFAULT '[]',
+        created REAL NOT NULL
+    );
+    CREATE TABLE command_history (
+        id      INTEGER PRIMARY KEY AUTOINCREMENT,
+        command TEXT NOT NULL,
+        state   TEXT NOT NULL DEFAULT '',
+        outcome TEXT NOT NULL DEFAULT '',
+        created REAL NOT NULL
+    );
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+}
+
+
+@dataclass
+class Paper:
+    id: str
+    title: str
+    authors: list[str] = field(default_factory=list)
+    abstract: str = ""
+    arxiv_id: str | None = None
+    version: int | None = None
+    published: str | None = None
+    updated: str | None = None
+    categories: list[str] = field(default_factory=list)
+    pdf_path: str | None = None
+    source_url: str | None = None
+    page_count: int = 0
+    added: float = 0.0
+    index_state: str = "pending"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "authors": self.authors,
+            "added": self.added,
+            "arxiv_id": self.arxiv_id,
+            "version": self.version,
+            "published": self.published,
+            "updated": self.updated,
+            "categories": self.categories,
+            "abstract": self.abstract,
+            "page_count": self.page_count,
+            "pdf_path": self.pdf_path,
+        }
+
+
+@dataclass
+class Chunk:
+    id: int
+    paper_id: str
+    ordinal: int
+    page_start: int
+    page_end: int
+    section: str
+    text: str
+
+
+@dataclass
+class NewChunk:
+    """A chunk not yet stored: what ingest produces."""
+
+    page_start: int
+    page_end: int
+    section: str
+    text: str
+
+
+def _paper_from_row(row: sqlite3.Row) -> Paper:
+    return Paper(
+        id=row["id"],
+        title=row["title"],
+        authors=json.loads(row["authors"]),
+        abstract=row["abstract"],
+        arxiv_id=row["arxiv_id"],
+        version=row["version"],
+        published=row["published"],
+        updated=row["updated"],
+        categories=json.loads(row["categories"]),
+        pdf_path=row["pdf_path"],
+        source_url=row["source_url"],
+        page_count=row["page_count"],
+        added=row["added"],
+        index_state=row["index_state"],
+    )
+
+
+class Store:
+    """Typed access to the catalogue. Thread-safe: one connection, one lock."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10.0)
+            self._conn.row_factory = sqlite3.Row
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._lock = threading.RLock()
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"cannot open the library at {path}: {exc}; move the file aside to start a new library"
+            ) from None
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # -- plumbing ---------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic write: commit on success, roll back on any exception."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    def _migrate(self) -> None:
+        current = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        if current > SCHEMA_VERSION:
+            raise StoreError(
+                f"library schema {current} is newer than this paperdesk ({SCHEMA_VERSION}); upgrade paperdesk"
+            )
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            with self.transaction() as conn:
+                for statement in _split_sql(MIGRATIONS[version]):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {version}")
+
+    @property
+    def schema_version(self) -> int:
+        return self._query("PRAGMA user_version")[0][0]
+
+    # -- papers -----------------------------------------------------------------
+
+    def add_paper(
+        self,
+        paper: Paper,
+        pages: Sequence[str],
+        chunks: Sequence[NewChunk],
+        embeddings: Sequence[bytes] | None = None,
+    ) -> list[int]:
+        """Insert a paper with its pages and chunks in one transaction; return chunk ids."""
+        if embeddings is not None and len(embeddings) != len(chunks):
+            raise ValueError("one embedding per chunk")
+        paper.added = paper.added or time.time()
+        paper.page_count = len(pages)
+        ids: list[int] = []
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM index_tombstones WHERE paper_id = ?", (paper.id,))
+            conn.execute(
+                """INSERT INTO papers (id, arxiv_id, version, title, authors, abstract, published, updated,
+                       categories, pdf_path, source_url, page_count, added, index_state)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')""",
+                (
+                    paper.id, paper.arxiv_id, paper.version, paper.title, json.dumps(paper.authors),
+                    paper.abstract, paper.published, paper.updated, json.dumps(paper.categories),
+                    paper.pdf_path, paper.source_url, paper.page_count, paper.added,
+                ),
+            )
+            conn.executemany(
+                "INSERT INTO pages (paper_id, page_no, text) VALUES (?, ?, ?)",
+                [(paper.id, n, text) for n, text in enumerate(pages, start=1)],
+            )
+            for ordinal, chunk in enumerate(chunks):
+                blob = embeddings[ordinal] if embeddings is not None else None
+                cur = conn.execute(
+                    """INSERT INTO chunks (paper_id, ordinal, page_start, page_end, section, text, embedding)
+                       VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                    (paper.id, ordinal, chunk.page_start, chunk.page_end, chunk.section, chunk.text, blob),
+                )
+                ids.append(int(cur.lastrowid))
+        paper.index_state = "pending"
+        return ids
+
+    def mark_indexed(self, paper_id: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("UPDATE papers SET index_state = 'indexed' WHERE id = ?", (paper_id,))
+
+    def remove_paper(self, paper_id: str) -> list[int]:
+        """Delete a paper and everything hanging off it; leave a tombstone for the indexes."""
+        with self.transaction() as conn:
+            if conn.execute("SELECT 1 FROM papers WHERE id = ?", (paper_id,)).fetchone() is None:
+                raise UnknownPaperError(f"no paper {paper_id} in the library; see `paperdesk list`")
+            chunk_ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE paper_id = ?", (paper_id,))]
+            conn.execute(
+                "INSERT OR REPLACE INTO index_tombstones (paper_id, chunk_ids) VALUES (?, ?)",
+                (paper_id, json.dumps(chunk_ids)),
+            )
+            conn.execute("DELETE FROM papers WHERE id = ?", (paper_id,))
+        return chunk_ids
+
+    def tombstones(self) -> list[tuple[str, list[int]]]:
+        return [(r[0], json.loads(r[1])) for r in self._query("SELECT paper_id, chunk_ids FROM index_tombstones")]
+
+    def clear_tombstone(self, paper_id: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM index_tombstones WHERE paper_id = ?", (paper_id,))
+
+    def get_paper(self, paper_id: str) -> Paper | None:
+        rows = self._query("SELECT * FROM papers WHERE id = ?", (paper_id,))
+        return _paper_from_row(rows[0]) if rows else None
+
+    def find_by_arxiv(self, arxiv_id: str) -> list[Paper]:
+        """Papers stored under an arXiv id (any version), newest version first."""
+        rows = self._query("SELECT * FROM papers WHERE arxiv_id = ? ORDER BY version DESC", (arxiv_id,))
+        return [_paper_from_row(r) for r in rows]
+
+    def list_papers(self, limit: int | None = None, offset: int = 0) -> list[Paper]:
+        sql = "SELECT * FROM papers ORDER BY added, id"
+        params: tuple[Any, ...] = ()
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params = (limit, offset)
+        return [_paper_from_row(r) for r in self._query(sql, params)]
+
+    def count_papers(self) -> int:
+        return self._query("SELECT COUNT(*) FROM papers")[0][0]
+
+    def papers_by_ids(self, ids: Sequence[str]) -> dict[str, Paper]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return {r["id"]: _paper_from_row(r) for r in self._query(f"SELECT * FROM papers WHERE id IN ({marks})", ids)}
+
+    def pending_papers(self) -> list[str]:
+        return [r[0] for r in self._query("SELECT id FROM papers WHERE index_state = 'pending'")]
+
+    # -- pages and chunks -------------------------------------------------------
+
+    def page_text(self, paper_id: str, page_no: int) -> str | None:
+        rows = self._query("SELECT text FROM pages WHERE paper_id = ? AND page_no = ?", (paper_id, page_no))
+        return rows[0][0] if rows else None
+
+    def chunks_of(self, paper_id: str) -> list[Chunk]:
+        rows = self._query(
+            "SELECT id, paper_id, ordinal, page_start, page_end, section, text FROM chunks "
+            "WHERE paper_id = ? ORDER BY ordinal",
+            (paper_id,),
+        )
+        return [Chunk(*r) for r in rows]
+
+    def chunks_by_ids(self, ids: Sequence[int]) -> dict[int, Chunk]:
+        out: dict[int, Chunk] = {}
+        for start in range(0, len(ids), 900):
+            part = list(ids[start : start + 900])
+            marks = ",".join("?" * len(part))
+            for r in self._query(
+                f"SELECT id, paper_id, ordinal, page_start, page_end, section, text FROM chunks WHERE id IN ({marks})",
+                part,
+            ):
+                out[r[0]] = Chunk(*r)
+        return out
+
+    def embeddings_of(self, paper_id: str | None = None) -> list[tuple[int, bytes | None]]:
+        """(chunk id, embedding blob) for one paper or for every indexed paper."""
+        if paper_id is None:
+            sql = (
+                "SELECT c.id, c.embedding FROM chunks c JOIN papers p ON p.id = c.paper_id "
+                "WHERE p.index_state = 'indexed' ORDER BY c.id"
+            )
+            return [(r[0], r[1]) for r in self._query(sql)]
+        return [(r[0], r[1]) for r in self._query("SELECT id, embedding FROM chunks WHERE paper_id = ? ORDER BY id", (paper_id,))]
+
+    def count_chunks(self) -> int:
+        return self._query("SELECT COUNT(*) FROM chunks")[0][0]
+
+    # -- meta -------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # -- history ----------------------------------------------------------------
+
+    def add_history(self, command: str, state: str = "", outcome: str = "") -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO command_history (command, state, outcome, created) VALUES (?, ?, ?, ?)",
+                (command, state, outcome, time.time()),
+            )
+
+    def history(self, limit: int = 100) -> list[tuple[str, str, str, float]]:
+        rows = self._query(
+            "SELECT command, state, outcome, created FROM command_history ORDER BY id DESC LIMIT ?", (limit,)
+        )
+        return [tuple(r) for r in reversed(rows)]  # type: ignore[misc]
+
+
+def _split_sql(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
