@@ -273,9 +273,19 @@ class Store:
         paper.index_state = "pending"
         return ids
 
-    def mark_indexed(self, paper_id: str) -> None:
+    def vector_generation(self) -> int:
+        """Bumped with every change to the set of indexed embeddings."""
+        value = self.get_meta("vector_generation")
+        return int(value) if value else 0
+
+    def finish_indexing(self, indexed: Sequence[str], cleared: Sequence[str], generation: int) -> None:
+        """In one transaction: mark papers indexed, drop tombstones, record the vector generation."""
         with self.transaction() as conn:
-            conn.execute("UPDATE papers SET index_state = 'indexed' WHERE id = ?", (paper_id,))
+            conn.executemany("UPDATE papers SET index_state = 'indexed' WHERE id = ?", [(p,) for p in indexed])
+            conn.executemany("DELETE FROM index_tombstones WHERE paper_id = ?", [(p,) for p in cleared])
+            conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('vector_generation', ?)", (str(generation),)
+            )
 
     def remove_paper(self, paper_id: str) -> list[int]:
         """Delete a paper and everything hanging off it; leave a tombstone for the indexes."""
@@ -292,10 +302,6 @@ class Store:
 
     def tombstones(self) -> list[tuple[str, list[int]]]:
         return [(r[0], json.loads(r[1])) for r in self._query("SELECT paper_id, chunk_ids FROM index_tombstones")]
-
-    def clear_tombstone(self, paper_id: str) -> None:
-        with self.transaction() as conn:
-            conn.execute("DELETE FROM index_tombstones WHERE paper_id = ?", (paper_id,))
 
     def get_paper(self, paper_id: str) -> Paper | None:
         rows = self._query("SELECT * FROM papers WHERE id = ?", (paper_id,))
@@ -362,8 +368,28 @@ class Store:
             return [(r[0], r[1]) for r in self._query(sql)]
         return [(r[0], r[1]) for r in self._query("SELECT id, embedding FROM chunks WHERE paper_id = ? ORDER BY id", (paper_id,))]
 
-    def count_chunks(self) -> int:
+    def count_chunks(self, indexed_only: bool = False) -> int:
+        if indexed_only:
+            sql = "SELECT COUNT(*) FROM chunks c JOIN papers p ON p.id = c.paper_id WHERE p.index_state = 'indexed'"
+            return self._query(sql)[0][0]
         return self._query("SELECT COUNT(*) FROM chunks")[0][0]
+
+    def chunk_ids_of(self, paper_ids: Sequence[str]) -> list[int]:
+        marks = ",".join("?" * len(paper_ids))
+        return [r[0] for r in self._query(f"SELECT id FROM chunks WHERE paper_id IN ({marks})", paper_ids)]
+
+    def indexed_chunks(self, paper_ids: Sequence[str] | None = None) -> list[tuple[Chunk, str]]:
+        """(chunk, paper title) for the given papers, or for every indexed paper."""
+        sql = (
+            "SELECT c.id, c.paper_id, c.ordinal, c.page_start, c.page_end, c.section, c.text, p.title "
+            "FROM chunks c JOIN papers p ON p.id = c.paper_id "
+        )
+        if paper_ids is None:
+            rows = self._query(sql + "WHERE p.index_state = 'indexed' ORDER BY c.id")
+        else:
+            marks = ",".join("?" * len(paper_ids))
+            rows = self._query(sql + f"WHERE p.id IN ({marks}) ORDER BY c.id", list(paper_ids))
+        return [(Chunk(*r[:7]), r[7]) for r in rows]
 
     # -- meta -------------------------------------------------------------------
 

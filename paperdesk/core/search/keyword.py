@@ -69,10 +69,14 @@ class KeywordIndex:
                 f"the search index is locked by another paperdesk process ({exc}); close it and retry"
             ) from None
 
-    def replace_papers(self, docs_by_paper: dict[str, Sequence[KeywordDoc]], remove: Iterable[str] = ()) -> None:
-        """Delete every doc of the given papers, add the new docs, commit once."""
+    def replace_papers(
+        self, docs_by_paper: dict[str, Sequence[KeywordDoc]], remove: Iterable[str] = (), clear: bool = False
+    ) -> None:
+        """Delete every doc of the given papers (or all docs), add the new docs, commit once."""
         writer = self._writer()
         try:
+            if clear:
+                writer.delete_all_documents()
             for paper_id in list(docs_by_paper) + list(remove):
                 writer.delete_documents_by_term("paper_id", paper_id)
             for docs in docs_by_paper.values():
@@ -110,12 +114,10 @@ class KeywordIndex:
         if parsed is None or k <= 0:
             return []
         searcher = self.index.searcher()
-        result = searcher.search(parsed, limit=k)
-        out = []
-        for score, address in result.hits:
-            doc = searcher.doc(address)
-            out.append((int(doc["chunk_id"][0]), float(score)))
-        return out
+        hits = searcher.search(parsed, limit=k, count=False).hits
+        # Fast-field lookups avoid decompressing stored documents for every candidate.
+        ids = searcher.fast_field_values("chunk_id", [address for _score, address in hits])
+        return [(int(cid), float(score)) for cid, (score, _address) in zip(ids, hits)]
 
     def snippets(self, query: str, chunk_ids: Sequence[int], max_chars: int = 240) -> dict[int, str]:
         """Highlighted snippets (matches wrapped in ** **) for the given chunks."""

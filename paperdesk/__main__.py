@@ -1,0 +1,3 @@
+from paperdesk.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,17 @@
+"""Benchmarks behind `paperdesk bench ...`: they print figures, never assert."""
+
+from __future__ import annotations
+
+import argparse
+
+from paperdesk.config import Settings
+
+
+def run_bench(args: argparse.Namespace, settings: Settings) -> int:
+    if args.bench == "retrieval":
+        from paperdesk.bench.retrieval import run
+    elif args.bench == "search":
+        from paperdesk.bench.search_latency import run
+    else:
+        from paperdesk.bench.ingest_speed import run
+    return run(args, settings)

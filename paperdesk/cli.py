@@ -1,0 +1,120 @@
+"""The `paperdesk` command: the TUI with no verb, headless verbs otherwise.
+
+User errors print one line to stderr and exit 1 (usage errors exit 2); no
+tracebacks. Every verb takes --json for scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from paperdesk.config import Settings, load_settings
+from paperdesk.core.errors import CancelledError, PaperdeskError
+
+
+class UsageError(PaperdeskError):
+    """Bad arguments: exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, like every other error
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="paperdesk", description="A terminal workbench for research papers.")
+    parser.add_argument("--home", help="data directory (overrides PAPERDESK_HOME)")
+    parser.add_argument("--theme", help="TUI theme name")
+    parser.add_argument("--offline", action="store_true", help="never touch the network")
+    sub = parser.add_subparsers(dest="verb", parser_class=_Parser)
+
+    def verb(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        return p
+
+    p = verb("add", "add a paper by arXiv id, arXiv URL or local PDF file")
+    p.add_argument("source", help="arXiv id or URL, or a path to a PDF")
+    p = verb("find", "search arXiv")
+    p.add_argument("query", nargs="+")
+    p.add_argument("--max", type=int, default=None, help="number of results")
+    p = verb("search", "search the library (hybrid keyword + vector)")
+    p.add_argument("query", nargs="+")
+    p.add_argument("--paper", action="append", help="only this paper (repeat for several)")
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--mode", choices=("hybrid", "keyword", "vector"))
+    p = verb("list", "list the library")
+    p.add_argument("--page", type=int, default=1)
+    p = verb("show", "show a paper, or one page of its text")
+    p.add_argument("id")
+    p.add_argument("--page", type=int)
+    p = verb("remove", "remove a paper and its index entries")
+    p.add_argument("id")
+
+    bench = sub.add_parser("bench", help="benchmarks that print figures")
+    bench_sub = bench.add_subparsers(dest="bench", parser_class=_Parser, required=True)
+    p = bench_sub.add_parser("retrieval", help="nDCG@10 / Recall@100 on a BEIR-layout dataset")
+    p.add_argument("--corpus", required=True, type=Path)
+    p.add_argument("--queries", required=True, type=Path)
+    p.add_argument("--qrels", required=True, type=Path)
+    p.add_argument("--out", type=Path, help="write the full report (with the fusion sweep) here")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("search", help="query latency on a synthetic corpus")
+    p.add_argument("--chunks", type=int, default=100_000)
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
+    p.add_argument("files", nargs="+", type=Path)
+    p.add_argument("--json", action="store_true")
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = load_settings()
+    overrides: dict[str, Any] = {}
+    if args.home:
+        overrides["home"] = args.home
+    if args.theme:
+        overrides["theme"] = args.theme
+    if args.offline:
+        overrides["offline"] = True
+    return settings.with_overrides(**overrides) if overrides else settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.verb is None:
+            from paperdesk.tui.launch import run_tui
+
+            return run_tui(_settings(args))
+        settings = _settings(args)
+        if args.verb == "bench":
+            from paperdesk.bench import run_bench
+
+            return run_bench(args, settings)
+        from paperdesk import cli_verbs
+
+        handler: Callable[[argparse.Namespace, Settings], int] = getattr(cli_verbs, f"cmd_{args.verb}")
+        return handler(args, settings)
+    except UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except CancelledError:
+        print("cancelled", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("interrupted; nothing half-written was kept", file=sys.stderr)
+        return 130
+    except PaperdeskError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+def print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")

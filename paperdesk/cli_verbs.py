@@ -1,0 +1,194 @@
+"""The headless verbs behind `paperdesk add|find|search|list|show|remove`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from paperdesk.cli import UsageError, print_json
+from paperdesk.config import Settings
+from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.ids import looks_like_arxiv
+from paperdesk.core.library import Library
+from paperdesk.core.progress import Progress
+from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
+
+
+class ProgressLine:
+    """Progress on stderr: one rewritten line on a terminal, stage changes otherwise."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.stage = ""
+        self.last = 0.0
+
+    def __call__(self, p: Progress) -> None:
+        now = time.monotonic()
+        new_stage = p.stage != self.stage
+        finished = p.total is not None and p.done >= p.total
+        if not self.tty:
+            if new_stage:
+                print(f"{p.stage}...", file=sys.stderr)
+            self.stage = p.stage
+            return
+        if not (new_stage or finished or now - self.last > 0.1):
+            return
+        self.stage, self.last = p.stage, now
+        amount = _amount(p.done, p.unit)
+        total = f"/{_amount(p.total, p.unit)}" if p.total else ""
+        print(f"\r\033[K{p.stage}: {amount}{total}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.tty and self.stage:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+
+def _amount(n: int, unit: str) -> str:
+    if unit == "bytes":
+        return f"{n / 1e6:.1f} MB"
+    return f"{n} {unit}"
+
+
+def _date(ts: float) -> str:
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d")
+
+
+def _authors(names: list[str], limit: int = 3) -> str:
+    return ", ".join(names[:limit]) + (" et al." if len(names) > limit else "")
+
+
+def cmd_add(args: argparse.Namespace, settings: Settings) -> int:
+    library = Library(settings)
+    progress = ProgressLine()
+    try:
+        source = args.source
+        if Path(source).exists() or source.lower().endswith(".pdf") and not looks_like_arxiv(source):
+            result = library.add_pdf(Path(source), progress=progress)
+        else:
+            if settings["offline"]:
+                raise PaperdeskError(f"offline: cannot download {source}; add a local PDF instead or drop --offline")
+            result = library.add_arxiv(source, ArxivClient.from_settings(settings), progress=progress)
+    finally:
+        progress.close()
+    paper = result.paper
+    chunks = len(library.store.chunks_of(paper.id))
+    if args.json:
+        print_json({"paper": paper.to_json(), "created": result.created, "chunks": chunks})
+    else:
+        verb = "added" if result.created else "already in the library:"
+        print(f"{verb} {paper.id}  {paper.title} ({paper.page_count} pages, {chunks} chunks)")
+    return 0
+
+
+def cmd_find(args: argparse.Namespace, settings: Settings) -> int:
+    if settings["offline"]:
+        raise PaperdeskError("offline: find needs arXiv; search your library with `paperdesk search` instead")
+    query = " ".join(args.query).strip()
+    if not query:
+        raise UsageError("find: empty query")
+    limit = args.max or settings["arxiv.max_results"]
+    if limit < 1:
+        raise UsageError("find: --max must be at least 1")
+    results = ArxivClient.from_settings(settings).find(query, max_results=limit)
+    if args.json:
+        print_json({"results": [_arxiv_json(r) for r in results]})
+        return 0
+    if not results:
+        print(f"no arXiv results for {query!r}")
+    for n, r in enumerate(results, start=1):
+        year = f" ({r.year})" if r.year else ""
+        print(f"{n:>3}. {r.short_id:<16} {r.title}\n     {_authors(r.authors)}{year}")
+    return 0
+
+
+def _arxiv_json(r: ArxivPaper) -> dict:
+    return {
+        "id": r.short_id,
+        "arxiv_id": r.arxiv_id,
+        "version": r.version,
+        "title": r.title,
+        "authors": r.authors,
+        "abstract": r.abstract,
+        "published": r.published,
+        "updated": r.updated,
+        "categories": r.categories,
+        "pdf_url": r.pdf_url,
+    }
+
+
+def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
+    if args.k < 1:
+        raise UsageError("search: --k must be at least 1")
+    library = Library(settings)
+    hits = library.search(" ".join(args.query), k=args.k, mode=args.mode, papers=args.paper)
+    if args.json:
+        print_json({"hits": [h.to_json() for h in hits]})
+        return 0
+    if not hits:
+        print("no matches in the library")
+    for n, h in enumerate(hits, start=1):
+        pages = f"p. {h.page_start}" if h.page_start == h.page_end else f"pp. {h.page_start}-{h.page_end}"
+        section = f"  {h.section}" if h.section else ""
+        print(f"{n:>3}. [{h.score:.3f}] {h.title}  ({h.paper_id}, {pages}){section}\n     {h.snippet}")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
+    library = Library(settings)
+    per_page = 20
+    papers, total = library.list(args.page, per_page)
+    pages = max(1, -(-total // per_page))
+    if args.page > pages:
+        raise UsageError(f"list: page {args.page} does not exist; the library has {pages} page(s)")
+    if args.json:
+        print_json({"papers": [p.to_json() for p in papers], "page": args.page, "pages": pages, "total": total})
+        return 0
+    if not papers:
+        print("the library is empty; add a paper with `paperdesk add ID|FILE`")
+    start = (args.page - 1) * per_page
+    for n, p in enumerate(papers, start=start + 1):
+        print(f"{n:>3}. {p.id:<20} {_date(p.added)}  {p.title}")
+    if pages > 1:
+        print(f"page {args.page} of {pages} ({total} papers); next: paperdesk list --page {min(pages, args.page + 1)}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
+    library = Library(settings)
+    if args.page is not None:
+        paper, text = library.page_text(args.id, args.page)
+        if args.json:
+            print_json({"id": paper.id, "page": args.page, "pages": paper.page_count, "text": text})
+        else:
+            print(f"{paper.title}: page {args.page} of {paper.page_count}\n\n{text}")
+        return 0
+    paper = library.get(args.id)
+    chunks = library.store.chunks_of(paper.id)
+    sections = list(dict.fromkeys(c.section for c in chunks if c.section))
+    if args.json:
+        print_json({**paper.to_json(), "chunks": len(chunks), "sections": sections})
+        return 0
+    print(paper.title)
+    print(_authors(paper.authors, limit=10))
+    print(f"id: {paper.id}   pages: {paper.page_count}   chunks: {len(chunks)}   added: {_date(paper.added)}")
+    if paper.published:
+        print(f"published: {paper.published[:10]}   categories: {', '.join(paper.categories)}")
+    if sections:
+        print("sections: " + "; ".join(sections))
+    if paper.abstract:
+        print("\n" + paper.abstract)
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace, settings: Settings) -> int:
+    library = Library(settings)
+    paper = library.get(args.id)
+    library.remove(paper.id)
+    if args.json:
+        print_json({"removed": paper.id})
+    else:
+        print(f"removed {paper.id}  {paper.title}")
+    return 0

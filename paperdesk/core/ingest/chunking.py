@@ -1,0 +1,166 @@
+"""Section-aware chunking of page paragraphs into overlapping word windows."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from paperdesk.core.store import NewChunk
+
+FRONT_MATTER = "Front matter"
+REFERENCES = "References"
+
+_NUMBERED = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-H](?:\.\d{1,2}){0,3}\.?|[IVX]{1,4}\.)\s+[A-Z(]")
+_NUMBER_PREFIX = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-H](?:\.\d{1,2}){1,3}\.?|[IVX]{1,4}\.)\s+")
+_KNOWN_SET = frozenset(
+    name.strip()
+    for name in (
+        "abstract", "introduction", "background", "related work", "related works", "prior work",
+        "method", "methods", "methodology", "approach", "experiments", "experimental setup", "evaluation",
+        "results", "discussion", "conclusion", "conclusions", "limitations", "future work", "references",
+        "bibliography", "acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement",
+        "appendix", "appendices", "supplementary material", "keywords", "ccs concepts", "index terms",
+        "ethics statement", "ethical considerations", "broader impact", "impact statement",
+    )
+)
+_REFERENCE_NAMES = frozenset({"references", "bibliography", "reference", "literature cited", "works cited"})
+_ABBREV = frozenset({"al.", "e.g.", "i.e.", "etc.", "fig.", "figs.", "eq.", "eqs.", "vs.", "cf.", "no.", "sec.", "et."})
+_SENTENCE_END = re.compile(r"[.?!][)\]\"'”’]*$")
+
+
+@dataclass(slots=True)
+class Para:
+    """A paragraph or heading of one page, in reading order."""
+
+    page: int  # 1-based page number
+    text: str
+    heading: bool = False
+    label: str | None = None  # section label this paragraph opens (headings, front matter)
+    continues: bool = False  # goes on from the previous page's last paragraph
+
+
+def _base(text: str) -> str:
+    return _NUMBER_PREFIX.sub("", text).strip(" .:").lower()
+
+
+def is_text_heading(text: str) -> bool:
+    """Whether a short line reads as a heading by text alone: numbered or a well-known name."""
+    if len(text) > 120:
+        return False
+    base = _base(text)
+    if base in _KNOWN_SET or base.startswith("appendix "):
+        return True
+    return bool(_NUMBERED.match(text)) and not text.endswith((".", ",", ";")) and len(text.split()) <= 14
+
+
+def heading_label(text: str) -> str:
+    """The section label for a heading: whitespace tidied, References/Bibliography unified."""
+    text = " ".join(text.split()).rstrip(" .:")
+    return REFERENCES if _base(text) in _REFERENCE_NAMES else text
+
+
+def _join_across(left: str, right: str) -> str:
+    # Across pages there is no vocabulary at hand: keep compounds, join syllable breaks.
+    stem = left[:-1]
+    return left + right if "-" in stem else stem + right
+
+
+def _sections(paras: Iterable[Para]) -> list[tuple[str, list[str], list[int]]]:
+    sections: list[tuple[str, list[str], list[int]]] = []
+    words: list[str] = []
+    pages: list[int] = []
+    for p in paras:
+        if p.heading or p.label is not None:
+            words, pages = [], []
+            sections.append((p.label or heading_label(p.text), words, pages))
+        elif not sections:
+            sections.append(("", words, pages))
+        new = p.text.split()
+        if not new:
+            continue
+        if p.continues and words and words[-1].endswith("-") and words[-1][-2:-1].isalpha() and new[0][:1].islower():
+            words[-1] = _join_across(words[-1], new.pop(0))
+        words.extend(new)
+        pages.extend([p.page] * len(new))
+    return [s for s in sections if s[1]]
+
+
+def _merge_tiny(sections: list[tuple[str, list[str], list[int]]], min_words: int) -> list[tuple[str, list[str], list[int]]]:
+    """Fold sections too small to stand alone into the next one (the last into the previous)."""
+    out: list[tuple[str, list[str], list[int]]] = []
+    carry_w: list[str] = []
+    carry_p: list[int] = []
+    for label, words, pages in sections:
+        if carry_w:
+            words, pages = carry_w + words, carry_p + pages
+            carry_w, carry_p = [], []
+        if len(words) < min_words:
+            carry_w, carry_p = words, pages
+        else:
+            out.append((label, words, pages))
+    if carry_w:
+        if out:
+            label, words, pages = out.pop()
+            out.append((label, words + carry_w, pages + carry_p))
+        else:
+            out.append((sections[-1][0], carry_w, carry_p))
+    return out
+
+
+def _is_sentence_end(word: str) -> bool:
+    return bool(_SENTENCE_END.search(word)) and word.lower() not in _ABBREV and not (len(word) == 2 and word[0].isupper())
+
+
+def _break_at(words: list[str], start: int, chunk_words: int) -> int:
+    """End index near start+chunk_words, preferring a sentence end within ±20%."""
+    target = start + chunk_words
+    best, best_dist = target, chunk_words
+    for i in range(start + int(chunk_words * 0.8), min(len(words), start + int(chunk_words * 1.2)) + 1):
+        if _is_sentence_end(words[i - 1]) and abs(i - target) < best_dist:
+            best, best_dist = i, abs(i - target)
+    return best
+
+
+def chunk_paragraphs(paras: Iterable[Para], chunk_words: int = 300, overlap_words: int = 50) -> list[NewChunk]:
+    """Split paragraphs into chunks of about `chunk_words` words, never across sections.
+
+    Consecutive chunks of one section share `overlap_words` words; a section
+    smaller than a fifth of a chunk is folded into its neighbour. No chunk is
+    longer than 1.25 * chunk_words words.
+    """
+    if chunk_words < 10 or not 0 <= overlap_words <= chunk_words // 2:
+        raise ValueError("chunk_words must be >= 10 and 0 <= overlap_words <= chunk_words / 2")
+    chunks: list[NewChunk] = []
+    limit = int(chunk_words * 1.25)
+    for label, words, pages in _merge_tiny(_sections(paras), max(20, chunk_words // 5)):
+        n, start = len(words), 0
+        while True:
+            end = n if n - start <= limit else _break_at(words, start, chunk_words)
+            chunks.append(NewChunk(pages[start], pages[end - 1], label, " ".join(words[start:end])))
+            if end >= n:
+                break
+            start = end - overlap_words
+    return chunks
+
+
+def text_paragraphs(page_no: int, text: str) -> list[Para]:
+    """Paragraphs of stored page text (blank-line separated); headings found by text alone."""
+    out = []
+    for block in text.split("\n\n"):
+        block = " ".join(block.split())
+        if block:
+            out.append(Para(page_no, block, heading=len(block.split()) <= 14 and is_text_heading(block)))
+    return out
+
+
+def chunk_pages(pages: Sequence[str | Sequence[Para]], chunk_words: int = 300, overlap_words: int = 50) -> list[NewChunk]:
+    """Chunk a document given per page either as text (pages[0] is page 1) or as Para lists.
+
+    Plain text is how pages are stored in the library, so chunks can be rebuilt
+    with other sizes without the PDF; headings are then found by text alone.
+    """
+    paras: list[Para] = []
+    for i, page in enumerate(pages, start=1):
+        paras.extend(text_paragraphs(i, page) if isinstance(page, str) else page)
+    return chunk_paragraphs(paras, chunk_words, overlap_words)
