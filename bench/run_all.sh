@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Run every benchmark on the shared data and print the figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PD=.venv/bin/paperdesk
+DATA=${PAPERDESK_BENCH_DATA:-../shared/data}
+$PD bench retrieval --corpus "$DATA/scifact-dev/corpus.jsonl" --queries "$DATA/scifact-dev/queries.jsonl" --qrels "$DATA/scifact-dev/qrels.tsv"
+$PD bench search --chunks 100000
+$PD bench ingest tests/fixtures/papers/*.pdf
