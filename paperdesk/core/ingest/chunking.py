@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -11,19 +12,19 @@ from paperdesk.core.store import NewChunk
 FRONT_MATTER = "Front matter"
 REFERENCES = "References"
 
-_NUMBERED = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-H](?:\.\d{1,2}){0,3}\.?|[IVX]{1,4}\.)\s+[A-Z(]")
+_NUMBERED = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-H](?:\.\d{1,2}){0,3}\.?|[IVX]{1,4}\.)\s+(?:\[\w+\]\s+)?[A-Z]")
 _NUMBER_PREFIX = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-H](?:\.\d{1,2}){1,3}\.?|[IVX]{1,4}\.)\s+")
-_KNOWN_SET = frozenset(
-    name.strip()
-    for name in (
-        "abstract", "introduction", "background", "related work", "related works", "prior work",
-        "method", "methods", "methodology", "approach", "experiments", "experimental setup", "evaluation",
-        "results", "discussion", "conclusion", "conclusions", "limitations", "future work", "references",
-        "bibliography", "acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement",
-        "appendix", "appendices", "supplementary material", "keywords", "ccs concepts", "index terms",
-        "ethics statement", "ethical considerations", "broader impact", "impact statement",
-    )
-)
+_KNOWN_SET = frozenset({
+    "abstract", "introduction", "background", "related work", "related works", "prior work",
+    "method", "methods", "methodology", "approach", "experiments", "experimental setup", "evaluation",
+    "results", "discussion", "conclusion", "conclusions", "limitations", "future work", "references",
+    "bibliography", "acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement",
+    "appendix", "appendices", "supplementary material", "keywords", "ccs concepts", "index terms",
+    "ethics statement", "ethical considerations", "broader impact", "impact statement",
+})
+_APPENDIX = re.compile(r"^(?:appendix|APPENDIX|Appendix)(?:es)?(?:\s+[A-Z0-9][.:]?(?:\s|$).*)?$")
+_CASE_WORD = re.compile(r"[^\W\d_]+")
+_MID_SENTENCE = re.compile(r"[a-z]{2}\. [A-Z]")
 _REFERENCE_NAMES = frozenset({"references", "bibliography", "reference", "literature cited", "works cited"})
 _ABBREV = frozenset({"al.", "e.g.", "i.e.", "etc.", "fig.", "figs.", "eq.", "eqs.", "vs.", "cf.", "no.", "sec.", "et."})
 _SENTENCE_END = re.compile(r"[.?!][)\]\"'”’]*$")
@@ -49,15 +50,60 @@ def is_text_heading(text: str) -> bool:
     if len(text) > 120:
         return False
     base = _base(text)
-    if base in _KNOWN_SET or base.startswith("appendix "):
+    if base in _KNOWN_SET:
         return True
-    return bool(_NUMBERED.match(text)) and not text.endswith((".", ",", ";")) and len(text.split()) <= 14
+    if text.endswith((".", ",", ";", ":")) or _MID_SENTENCE.search(text):  # prose or a list item
+        return False
+    if _APPENDIX.match(text):
+        return True
+    return bool(_NUMBERED.match(text)) and len(text.split()) <= 14
 
 
 def heading_label(text: str) -> str:
     """The section label for a heading: whitespace tidied, References/Bibliography unified."""
     text = " ".join(text.split()).rstrip(" .:")
     return REFERENCES if _base(text) in _REFERENCE_NAMES else text
+
+
+def smart_case(heading: str, cased: dict[str, str]) -> str:
+    """Turn an ALL-CAPS heading into title case, keeping spellings the body uses (CiteSee, CCS)."""
+    if heading.upper() != heading:
+        return heading
+    small = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "vs", "via", "with"}
+    out = []
+    for i, w in enumerate(heading.split()):
+        low = w.lower()
+        if low in cased:
+            out.append(cased[low])
+        elif i and low in small:
+            out.append(low)
+        else:
+            out.append(w[:1] + w[1:].lower())
+    return " ".join(out)
+
+
+def cased_words(paras: list[Para]) -> dict[str, str]:
+    """Map lower-case word -> body spelling for words the body writes with inner capitals."""
+    counts: Counter[str] = Counter()
+    for p in paras:
+        if not p.heading:
+            # CiteSee, BERT, CCS; not shouted long words like COMPOSITION.
+            counts.update(w for w in _CASE_WORD.findall(p.text)
+                          if len(w) > 1 and w[1:] != w[1:].lower() and (len(w) <= 5 or w != w.upper()))
+    out: dict[str, str] = {}
+    for w, _ in counts.most_common():
+        out.setdefault(w.lower(), w)
+    return out
+
+
+def label_headings(paras: list[Para]) -> None:
+    """Label unlabelled headings: ALL CAPS smart-cased, References/Bibliography unified."""
+    cased: dict[str, str] | None = None
+    for p in paras:
+        if p.heading and p.label is None:
+            if cased is None and p.text.upper() == p.text:
+                cased = cased_words(paras)  # only documents with ALL-CAPS headings need it
+            p.label = heading_label(smart_case(p.text, cased or {}))
 
 
 def _join_across(left: str, right: str) -> str:
@@ -131,6 +177,8 @@ def chunk_paragraphs(paras: Iterable[Para], chunk_words: int = 300, overlap_word
     """
     if chunk_words < 10 or not 0 <= overlap_words <= chunk_words // 2:
         raise ValueError("chunk_words must be >= 10 and 0 <= overlap_words <= chunk_words / 2")
+    paras = list(paras)
+    label_headings(paras)
     chunks: list[NewChunk] = []
     limit = int(chunk_words * 1.25)
     for label, words, pages in _merge_tiny(_sections(paras), max(20, chunk_words // 5)):
@@ -151,6 +199,8 @@ def text_paragraphs(page_no: int, text: str) -> list[Para]:
         block = " ".join(block.split())
         if block:
             out.append(Para(page_no, block, heading=len(block.split()) <= 14 and is_text_heading(block)))
+    if out and not out[0].heading and out[0].text[:1].islower():
+        out[0].continues = True
     return out
 
 

@@ -8,12 +8,12 @@ then `strip_running_lines`, `body_font_size`, `build_vocab` and
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 
 import pymupdf
 
-from paperdesk.core.ingest.chunking import Para, heading_label, is_text_heading
+from paperdesk.core.ingest.chunking import Para, is_text_heading
 
 # No ligature/image preservation: MuPDF expands ligatures itself and skipping
 # images makes "dict" extraction ~3x faster.
@@ -30,6 +30,7 @@ _DIGITS = re.compile(r"\d+")
 _CAPTION = re.compile(r"^(fig(ure)?|table|tab|algorithm|listing|eq(uation)?)\.?\s*[\dA-Z]", re.I)
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _LETTERS = re.compile(r"[^\W\d_]")
+_REAL_WORD = re.compile(r"[^\W\d_]{3}")
 # Line-end "multi-" is usually a real compound even when the document never
 # spells the word again; other line-end hyphens are mostly syllable breaks.
 _COMPOUND_PREFIXES = frozenset(
@@ -49,6 +50,7 @@ class Line:
     y0: float
     y1: float
     x0: float
+    x1: float
     block: int  # index of its PyMuPDF block on the page
     spans: list[tuple[str, float]] | None = None  # (text, size), kept on page 1 only
 
@@ -60,63 +62,67 @@ class PageLines:
     lines: list[Line]
 
 
-def _is_bold(flags: int, font: str, cache: dict[str, bool]) -> bool:
-    if flags & 16:
-        return True
-    hit = cache.get(font)
-    if hit is None:
-        hit = cache[font] = bool(_BOLD_FONT.search(font))
-    return hit
+def page_dict(page: pymupdf.Page) -> dict:
+    """PyMuPDF's "dict" text output for a page (may raise on a broken page)."""
+    return page.get_text("dict", flags=_FLAGS)
 
 
-def extract_page(page: pymupdf.Page, number: int, keep_spans: bool = False) -> PageLines:
-    """Read one page's lines (same-baseline pieces of a block merged) with font facts."""
-    data = page.get_text("dict", flags=_FLAGS)
+def page_lines(data: dict, number: int, keep_spans: bool = False) -> PageLines:
+    """A page's lines (same-baseline pieces of a block merged) with font facts."""
     lines: list[Line] = []
-    font_cache: dict[str, bool] = {}
+    bold_font: dict[str, bool] = {}
     for bno, block in enumerate(data["blocks"]):
         prev: Line | None = None
         for raw in block.get("lines", ()):
-            sizes: dict[float, int] = defaultdict(int)
-            bold = total = 0
+            bold = total = longest = 0
+            size = 0.0
             parts = []
             spans = [] if keep_spans else None
             for span in raw["spans"]:
                 t = span["text"]
-                if not t:
+                n = len(t)
+                if not n:
                     continue
                 parts.append(t)
-                n = len(t)
-                sizes[span["size"]] += n
                 total += n
-                if _is_bold(span["flags"], span["font"], font_cache):
+                if n > longest:  # the line's size is that of its longest span
+                    longest, size = n, span["size"]
+                font = span["font"]
+                is_bold = bold_font.get(font)
+                if is_bold is None:
+                    is_bold = bold_font[font] = bool(_BOLD_FONT.search(font))
+                if is_bold or span["flags"] & 16:
                     bold += n
                 if spans is not None:
                     spans.append((t.translate(_CLEAN), span["size"]))
             text = " ".join("".join(parts).translate(_CLEAN).split())
-            if not text or _ARXIV_STAMP.match(text):
+            if not text or (text[0] == "a" and _ARXIV_STAMP.match(text)):
                 continue
-            x0, y0, _, y1 = raw["bbox"]
-            size = max(sizes, key=sizes.__getitem__)
-            # "1" and "INTRODUCTION" come as two lines on one baseline: merge them.
-            if prev is not None and abs(y1 - prev.y1) < 0.5 * (y1 - y0) and x0 > prev.x0:
-                prev.text += " " + text
-                share = total / (total + len(prev.text))
+            x0, y0, x1, y1 = raw["bbox"]
+            # "1" and "INTRODUCTION" come as two lines on one baseline: merge them, but not
+            # the far-apart halves of a running header ("CHI '23 ..." and "Chang et al.").
+            if prev is not None and abs(y1 - prev.y1) < 0.5 * (y1 - y0) and 0 <= x0 - prev.x1 < 3 * size:
+                share = len(text) / (len(text) + len(prev.text))
                 prev.bold = prev.bold * (1 - share) + (bold / total) * share
+                prev.text += " " + text
+                prev.x1 = x1
                 if prev.spans is not None and spans is not None:
-                    prev.spans.extend([(" ", size)] + spans)
+                    prev.spans.extend([(" ", 0.0)] + spans)  # size 0: a name boundary for author splitting
                 continue
-            prev = Line(text, size, bold / total, y0, y1, x0, bno, spans)
+            prev = Line(text, size, bold / total, y0, y1, x0, x1, bno, spans)
             lines.append(prev)
-    return PageLines(number, page.rect.height, lines)
+    return PageLines(number, data["height"], lines)
 
 
 def _key(text: str) -> str:
     return _DIGITS.sub("#", text.lower())
 
 
-def strip_running_lines(pages: list[PageLines], title: str = "") -> None:
-    """Drop running headers/footers (lines repeating in the page margins) and page numbers."""
+def strip_running_lines(pages: list[PageLines], title: str = "", protect: frozenset[int] = frozenset()) -> None:
+    """Drop running headers/footers (lines repeating in the page margins) and page numbers.
+
+    Lines whose id() is in `protect` (the title on page 1) always stay.
+    """
     need = max(2, round(0.2 * len(pages)))
     seen: Counter[str] = Counter()
     for pg in pages:
@@ -128,9 +134,12 @@ def strip_running_lines(pages: list[PageLines], title: str = "") -> None:
         top, bottom = _BAND * pg.height, (1 - _BAND) * pg.height
         keep = []
         for i, ln in enumerate(pg.lines):
-            key = _key(ln.text)
             margin = ln.y1 <= top or ln.y0 >= bottom
-            if key in running:  # also on page 1, e.g. the ACM venue line in the copyright box
+            if id(ln) in protect or not (margin or pg.number == 1):
+                keep.append(ln)
+                continue
+            key = _key(ln.text)
+            if key in running:  # on page 1 anywhere: the ACM venue line in the copyright box
                 continue
             if margin and pg.number > 1 and title_key and len(key) > 15 and title_key.startswith(key.rstrip(". …")):
                 continue  # the paper's own title as a running header
@@ -157,7 +166,7 @@ def body_font_size(pages: list[PageLines]) -> float:
 
 def build_vocab(pages: list[PageLines]) -> set[str]:
     """Lower-cased words (hyphenated compounds whole) that the document spells within lines."""
-    return {w.lower() for pg in pages for w in _WORD.findall("\n".join(ln.text for ln in pg.lines))}
+    return set(_WORD.findall("\n".join(ln.text for pg in pages for ln in pg.lines).lower()))
 
 
 def join_hyphenated(left: str, right: str, vocab: set[str]) -> str:
@@ -168,6 +177,8 @@ def join_hyphenated(left: str, right: str, vocab: set[str]) -> str:
     head = _WORD.findall(stem)
     lword = head[-1].lower() if head else stem.lower()
     joined, hyphened = lword + rword, lword + "-" + rword
+    if right[:1].isupper():  # "BERT-" + "Based" stays; "Cite-" + "See" joins if the text says CiteSee
+        return stem + right if joined in vocab and hyphened not in vocab else left + right
     if "-" in lword or (hyphened in vocab and joined not in vocab):
         return left + right  # "state-of-the-" + "art", or a compound the text spells with "-"
     if joined in vocab or lword not in _COMPOUND_PREFIXES:
@@ -179,11 +190,14 @@ def _heading_kind(ln: Line, body: float) -> bool:
     """Whether a line looks like a section heading by its text and font."""
     text = ln.text
     words = text.count(" ") + 1
-    if words > 16 or len(_LETTERS.findall(text)) < 2 or _CAPTION.match(text):
+    # Headings are never set smaller than the body; smaller bold text is a figure or table label.
+    if words > 16 or ln.size < body - 0.5:
         return False
     bold = ln.bold >= 0.9
     bigger = ln.size >= body + 0.8
     caps = text.upper() == text
+    if not (bold or bigger or caps) or _CAPTION.match(text) or not _REAL_WORD.search(text):
+        return False
     if is_text_heading(text):  # numbered ("3.2 Method") or a well-known name ("References")
         return bold or bigger or caps
     if text[-1] in ".,;:" or not text[0].isupper() or words > 10:
@@ -196,48 +210,55 @@ def front_matter_end(lines: list[Line], body: float, title_lines: int) -> int:
     for i, ln in enumerate(lines[title_lines:], start=title_lines):
         if is_text_heading(ln.text) and _heading_kind(ln, body):
             return i
-        if ln.text.lower().startswith("abstract") and len(ln.text) > 12 and ln.text[8:9] in "—-.:– ":
+        if _runin_abstract(ln.text):
             return i
     return title_lines
 
 
+def _runin_abstract(text: str) -> bool:
+    # "Abstract—We propose ..." but not a sentence starting "abstract. She ..."
+    return text[:8] in ("Abstract", "ABSTRACT") and len(text) > 12 and text[8] in "—-.:–" and text[9:].lstrip()[:1].isupper()
+
+
 def page_paragraphs(pg: PageLines, body: float, vocab: set[str], skip: int = 0,
                     front: str | None = None) -> list[Para]:
-    """Group a page's lines into paragraphs and headings; `skip` lines are front matter."""
+    """Group a page's lines into paragraphs and headings; the first `skip` lines are front matter."""
     paras: list[Para] = []
     if skip:
-        text = " ".join(ln.text for ln in pg.lines[:skip])
-        paras.append(Para(pg.number, text, heading=False, label=front))
+        paras.append(Para(pg.number, " ".join(ln.text for ln in pg.lines[:skip]), label=front))
     cur: list[str] = []
     cur_block = -1
-    in_heading = False
+    head: Line | None = None  # the previous line, when it was (part of) a heading
 
     def flush() -> None:
         if cur:
-            paras.append(Para(pg.number, " ".join(cur), heading=False))
+            paras.append(Para(pg.number, " ".join(cur)))
             cur.clear()
 
     for ln in pg.lines[skip:]:
         text = ln.text
-        if text.lower().startswith("abstract") and len(text) > 12 and text[8:9] in "—-.:–":
-            flush()  # run-in "Abstract—We propose ..." (IEEE style)
-            paras.append(Para(pg.number, "Abstract", heading=True))
-            text, in_heading, cur_block = text[9:].strip(), False, ln.block
-        elif _heading_kind(ln, body) and (ln.block != cur_block or in_heading or not cur):
-            if in_heading and ln.block == cur_block and len(paras[-1].text) < 120:
-                paras[-1].text += " " + text  # a heading wrapped over two lines
-            else:
-                flush()
-                paras.append(Para(pg.number, text, heading=True))
-            in_heading, cur_block = True, ln.block
+        if (head is not None and ln.block == head.block and abs(ln.size - head.size) < 0.3
+                and abs(ln.bold - head.bold) < 0.2 and (ln.bold >= 0.9 or ln.size >= body + 0.8)
+                and ln.y0 - head.y1 < ln.size and len(paras[-1].text) + len(text) < 120 and not is_text_heading(text)):
+            paras[-1].text += " " + text  # a heading wrapped over two lines
+            head = ln
             continue
-        if ln.block != cur_block and cur:
-            last = cur[-1]
-            # A paragraph broken by a column or figure goes on in lower case.
-            if not (last.endswith("-") or text[:1].islower()):
-                flush()
-        cur_block, in_heading = ln.block, False
-        if cur and cur[-1].endswith("-") and len(cur[-1]) > 1 and cur[-1][-2].isalpha() and text[:1].islower():
+        if pg.number <= 2 and _runin_abstract(text):
+            flush()  # IEEE style "Abstract—We propose ..."
+            paras.append(Para(pg.number, "Abstract", heading=True))
+            text = text[9:].strip()
+        elif _heading_kind(ln, body):
+            flush()
+            paras.append(Para(pg.number, text, heading=True))
+            head, cur_block = ln, ln.block
+            continue
+        head = None
+        if ln.block != cur_block and cur and (
+            cur[-1][-1:] in ".?!:" or _CAPTION.match(cur[0]) or not (cur[-1].endswith("-") or text[:1].islower())
+        ):
+            flush()  # a new block starts a new paragraph unless the sentence visibly goes on
+        cur_block = ln.block
+        if cur and cur[-1].endswith("-") and cur[-1][-2:-1].isalpha() and text[:1].isalnum():
             first, _, rest = text.partition(" ")
             cur[-1] = join_hyphenated(cur[-1], first, vocab)
             if rest:
@@ -248,40 +269,3 @@ def page_paragraphs(pg: PageLines, body: float, vocab: set[str], skip: int = 0,
     if paras and not paras[0].heading and paras[0].label is None and paras[0].text[:1].islower():
         paras[0].continues = True
     return paras
-
-
-def smart_case(heading: str, cased: dict[str, str]) -> str:
-    """Turn an ALL-CAPS heading into title case, keeping spellings the body uses (CiteSee, CCS)."""
-    if heading.upper() != heading:
-        return heading
-    small = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "vs", "via", "with"}
-    out = []
-    for i, w in enumerate(heading.split()):
-        low = w.lower()
-        if low in cased:
-            out.append(cased[low])
-        elif i and low in small:
-            out.append(low)
-        else:
-            out.append(w[:1] + w[1:].lower())
-    return " ".join(out)
-
-
-def cased_words(paras: list[Para]) -> dict[str, str]:
-    """Map lower-case word -> body spelling for words the body writes with inner capitals."""
-    counts: Counter[str] = Counter()
-    for p in paras:
-        if not p.heading:
-            counts.update(w for w in _WORD.findall(p.text) if len(w) > 1 and w[1:] != w[1:].lower())
-    out: dict[str, str] = {}
-    for w, _ in counts.most_common():
-        out.setdefault(w.lower(), w)
-    return out
-
-
-def label_headings(paras: list[Para]) -> None:
-    """Set each heading paragraph's section label (smart-cased, References normalised)."""
-    cased = cased_words(paras)
-    for p in paras:
-        if p.heading:
-            p.label = heading_label(smart_case(p.text, cased))

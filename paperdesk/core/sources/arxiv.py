@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import re
-from importlib.metadata import PackageNotFoundError, version
-import tempfile
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
@@ -44,7 +44,6 @@ _RETRY_STATUSES = {429, 500, 502, 503, 504}
 _CHUNK = 64 * 1024
 # A query that already uses arXiv syntax (field prefixes, boolean operators) is sent as typed.
 _QUERY_SYNTAX = re.compile(r"\b(?:ti|au|abs|co|jr|cat|rn|id|all):|\b(?:AND|OR|ANDNOT)\b")
-
 
 try:
     _PAPERDESK_VERSION = version("paperdesk")
@@ -214,16 +213,21 @@ class ArxivClient:
             resp.close()
             raise NetworkError(f"{what} failed: HTTP {resp.status_code}; try again later")
         total = _content_length(resp)
-        fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
-        tmp = Path(tmp_name)
+        # Same directory as dest so os.replace is an atomic rename; mode 0o666 lets the umask decide.
+        tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.part"
+        created = False
         try:
-            with resp, os.fdopen(fd, "wb") as out:
-                self._stream_body(resp, out, total, progress, cancel, what)
-                out.flush()
-                os.fsync(out.fileno())  # the bytes are on disk before the name points at them
+            with resp:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+                created = True
+                with os.fdopen(fd, "wb") as out:
+                    self._stream_body(resp, out, total, progress, cancel, what)
+                    out.flush()
+                    os.fsync(out.fileno())  # the bytes are on disk before the name points at them
             os.replace(tmp, dest)
         except BaseException:
-            tmp.unlink(missing_ok=True)
+            if created:
+                tmp.unlink(missing_ok=True)
             raise
         _fsync_dir(dest.parent)
         return dest
@@ -258,7 +262,7 @@ class ArxivClient:
                     progress(done, total)
         except (requests.exceptions.ChunkedEncodingError, requests.exceptions.ConnectionError,
                 requests.exceptions.Timeout) as exc:
-            raise NetworkError(f"{what} interrupted after {done} bytes ({_short(exc)}); try again") from None
+            raise NetworkError(f"{what} interrupted ({_short(exc)}); try again") from None
         if not head.startswith(b"%PDF"):
             raise NotFoundError(f"{what}: arXiv sent an empty or non-PDF body; try again later")
         if total is not None and done != total:
@@ -378,7 +382,7 @@ def _unreachable(url: str, exc: requests.exceptions.RequestException, timeout: f
     text = str(exc)
     if isinstance(exc, (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
                         requests.exceptions.InvalidSchema)):
-        return NetworkError(f"cannot request {url!r}: not a valid http(s) URL; check arxiv.api_url")
+        return NetworkError(f"cannot request {url.split('?')[0]!r}: not a valid http(s) URL; check arxiv.api_url")
     if isinstance(exc, requests.exceptions.Timeout):
         detail = f"no answer from {host} within {timeout:g}s"
     elif "Name or service not known" in text or "NameResolution" in text or "getaddrinfo" in text:

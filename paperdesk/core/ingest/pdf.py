@@ -1,0 +1,165 @@
+"""PDF ingest: clean page text, title, authors and section-aware chunks.
+
+`parse_pdf` reads a file and writes nothing. Every failure a user can act on
+is a `PdfError` whose one-line message says what is wrong and what to do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import pymupdf
+
+from paperdesk.core.cancel import CancelToken
+from paperdesk.core.errors import PdfError
+from paperdesk.core.ingest import frontmatter, layout
+from paperdesk.core.ingest.chunking import FRONT_MATTER, Para, chunk_pages, chunk_paragraphs
+from paperdesk.core.store import NewChunk
+
+__all__ = ["ParsedPdf", "parse_pdf", "chunk_pages", "chunk_paragraphs", "Para"]
+
+
+@dataclass
+class ParsedPdf:
+    """What ingest keeps of a PDF."""
+
+    title: str
+    authors: list[str]
+    pages: list[str]  # cleaned text of each page; pages[0] is page 1
+    chunks: list[NewChunk]  # section-aware chunks, 1-based page_start/page_end
+    sha256: str  # of the file bytes (used for local ids)
+
+
+def _read(path: Path) -> bytes:
+    if not path.exists():
+        raise PdfError(f"{path}: file not found; check the path and try again")
+    if path.is_dir():
+        raise PdfError(f"{path}: is a directory, not a PDF file; give the path of a .pdf file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PdfError(f"{path}: cannot read the file ({exc.strerror}); check its permissions") from exc
+    if not data:
+        raise PdfError(f"{path.name}: the file is empty (0 bytes); download it again")
+    if b"%PDF-" not in data[:1024]:
+        raise PdfError(f"{path.name}: not a PDF file (no %PDF header); check that you picked the right file")
+    return data
+
+
+def _corrupt(path: Path) -> PdfError:
+    return PdfError(
+        f"{path.name}: the PDF is corrupt or truncated and cannot be read; "
+        "download it again or repair it (e.g. qpdf in.pdf out.pdf)"
+    )
+
+
+def _open(path: Path, data: bytes) -> pymupdf.Document:
+    # MuPDF would print repair chatter on stderr, which garbles a terminal UI.
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    pymupdf.TOOLS.mupdf_display_warnings(False)
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # MuPDF raises FileDataError and plain RuntimeErrors
+        raise _corrupt(path) from exc
+    finally:
+        pymupdf.TOOLS.reset_mupdf_warnings()
+    if doc.needs_pass:
+        doc.close()
+        raise PdfError(
+            f"{path.name}: the PDF is password-protected; remove the password first "
+            "(e.g. qpdf --decrypt --password=PASSWORD in.pdf out.pdf) and ingest the copy"
+        )
+    # MuPDF silently rebuilds a cut-off file; a repaired file without its end marker is truncated.
+    if doc.is_repaired and b"%%EOF" not in data[-2048:]:
+        doc.close()
+        raise _corrupt(path)
+    if doc.page_count == 0:
+        doc.close()
+        raise PdfError(f"{path.name}: the PDF has no pages; check the file or download it again")
+    return doc
+
+
+def _no_text_layer(path: Path, doc: pymupdf.Document, pages: list[layout.PageLines]) -> bool:
+    chars = sum(len(ln.text) for pg in pages for ln in pg.lines)
+    if chars >= 50 * len(pages):
+        return False
+    if not any(c.isalpha() for pg in pages for ln in pg.lines for c in ln.text):
+        return True
+    # A few letters per page over full-page images: a scan with a stamp or watermark.
+    with_images = sum(1 for i in range(doc.page_count) if doc.load_page(i).get_images())
+    return with_images * 2 >= doc.page_count
+
+
+def parse_pdf(
+    path: Path,
+    chunk_words: int = 300,
+    overlap_words: int = 50,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: CancelToken | None = None,
+) -> ParsedPdf:
+    """Parse a PDF into title, authors, cleaned page texts and section-aware chunks.
+
+    `progress(pages_done, pages_total)` is called after each page; `cancel`
+    is checked before each page and raises CancelledError. Raises PdfError for
+    a missing, non-PDF, corrupt, truncated, encrypted, empty or image-only file.
+    """
+    if chunk_words < 10 or not 0 <= overlap_words <= chunk_words // 2:
+        raise ValueError("chunk_words must be >= 10 and 0 <= overlap_words <= chunk_words / 2")
+    path = Path(path)
+    data = _read(path)
+    doc = _open(path, data)
+    try:
+        meta = doc.metadata or {}
+        total = doc.page_count
+        pages: list[layout.PageLines] = []
+        for i in range(total):
+            if cancel is not None:
+                cancel.raise_if_cancelled()
+            try:
+                raw = layout.page_dict(doc.load_page(i))
+            except Exception as exc:  # a page MuPDF cannot interpret
+                raise _corrupt(path) from exc
+            pages.append(layout.page_lines(raw, i + 1, keep_spans=i == 0))
+            if progress is not None:
+                progress(i + 1, total)
+        if _no_text_layer(path, doc, pages):
+            raise PdfError(
+                f"{path.name}: the PDF has no text layer (scanned?); run OCR first, "
+                "e.g. ocrmypdf in.pdf out.pdf, and ingest the result"
+            )
+    finally:
+        pymupdf.TOOLS.reset_mupdf_warnings()
+        doc.close()
+    return _assemble(path, pages, meta, hashlib.sha256(data).hexdigest(), chunk_words, overlap_words)
+
+
+def _assemble(path: Path, pages: list[layout.PageLines], meta: dict, digest: str,
+              chunk_words: int, overlap_words: int) -> ParsedPdf:
+    first = pages[0]
+    body = layout.body_font_size(pages)
+    t0, t1 = frontmatter.find_title(first.lines, first.height, body)
+    title_lines = first.lines[t0:t1]
+    page_title = frontmatter.clean(" ".join(ln.text for ln in title_lines))
+    meta_title = frontmatter.sensible_title(meta.get("title", ""), " ".join(ln.text for ln in first.lines))
+    title = meta_title or page_title or path.stem
+
+    layout.strip_running_lines(pages, title, protect=frozenset(map(id, title_lines)))
+    t1 = first.lines.index(title_lines[-1]) + 1 if title_lines else 0
+    front_end = layout.front_matter_end(first.lines, body, t1)
+    authors = frontmatter.sensible_authors(meta.get("author", "")) or frontmatter.find_authors(
+        first.lines[t1:front_end] if front_end > t1 else first.lines[t1:t1 + 15]
+    )
+
+    vocab = layout.build_vocab(pages)
+    paras_by_page = [
+        layout.page_paragraphs(pg, body, vocab, skip=front_end if pg is first else 0,
+                               front=FRONT_MATTER if pg is first and front_end else None)
+        for pg in pages
+    ]
+    all_paras: list[Para] = [p for paras in paras_by_page for p in paras]
+    texts = ["\n\n".join(p.text for p in paras) for paras in paras_by_page]
+    chunks = chunk_paragraphs(all_paras, chunk_words, overlap_words)
+    return ParsedPdf(title=title, authors=authors, pages=texts, chunks=chunks, sha256=digest)

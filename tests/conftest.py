@@ -1,0 +1,81 @@
+"""Shared fixtures. Add yours below the arXiv block."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from arxiv_server import ArxivServer
+
+# --- arXiv: a real HTTP server on 127.0.0.1 that speaks the export API; a temp data dir -----
+
+
+@pytest.fixture(scope="session")
+def arxiv_server() -> Iterator[ArxivServer]:
+    """One fake arXiv for the whole session (`.api_url`, `.base_url`); prefer the `arxiv` fixture."""
+    server = ArxivServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def arxiv(arxiv_server: ArxivServer) -> Iterator[ArxivServer]:
+    """The fake arXiv with no faults and an empty request log, cleaned again afterwards."""
+    arxiv_server.reset()
+    yield arxiv_server
+    arxiv_server.reset()
+
+
+@pytest.fixture
+def tmp_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh data dir in PAPERDESK_HOME; PAPERDESK_CONFIG names a file that does not exist."""
+    for name in list(os.environ):
+        if name.startswith("PAPERDESK_"):  # the developer's own settings must not leak into tests
+            monkeypatch.delenv(name)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("PAPERDESK_HOME", str(home))
+    monkeypatch.setenv("PAPERDESK_CONFIG", str(tmp_path / "config" / "config.toml"))
+    return home
+
+
+# --- end of the arXiv block ---------------------------------------------------------------
+
+# --- library: the real embedding model (loaded once), settings and a library on tmp_home ---
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PAPERS = FIXTURES / "papers"
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real all-MiniLM-L6-v2, loaded once for the whole session."""
+    from paperdesk.core.search.embedder import Embedder
+
+    model = Embedder()
+    model.model()
+    return model
+
+
+@pytest.fixture
+def settings(tmp_home: Path):
+    from paperdesk.config import load_settings
+
+    return load_settings()
+
+
+@pytest.fixture
+def library(settings, embedder):
+    from paperdesk.core.library import Library
+
+    lib = Library(settings, embedder=embedder)
+    yield lib
+    lib.close()
+
+
+@pytest.fixture(scope="session")
+def citesee_pdf() -> Path:
+    return PAPERS / "2302.07302v1.pdf"

@@ -1,0 +1,75 @@
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from paperdesk.core.errors import StoreError, UnknownPaperError
+from paperdesk.core.store import SCHEMA_VERSION, NewChunk, Paper, Store
+
+
+def _paper(pid: str = "2302.07302v1") -> Paper:
+    return Paper(id=pid, title="CiteSee", authors=["Joseph Chee Chang"], arxiv_id=pid[:10], version=1)
+
+
+def test_schema_wal_and_version(tmp_path: Path):
+    store = Store(tmp_path / "lib.sqlite")
+    assert store.schema_version == SCHEMA_VERSION
+    mode = sqlite3.connect(tmp_path / "lib.sqlite").execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+    tables = {r[0] for r in sqlite3.connect(tmp_path / "lib.sqlite").execute("SELECT name FROM sqlite_master")}
+    assert {"papers", "pages", "chunks", "summary_revisions", "notes", "reports", "command_history"} <= tables
+
+
+def test_add_read_remove_roundtrip(tmp_path: Path):
+    store = Store(tmp_path / "lib.sqlite")
+    ids = store.add_paper(_paper(), ["page one", "page two"], [NewChunk(1, 2, "1 Introduction", "text")], [b"\0" * 8])
+    assert len(ids) == 1
+    paper = store.get_paper("2302.07302v1")
+    assert paper is not None and paper.page_count == 2 and paper.index_state == "pending"
+    assert store.page_text("2302.07302v1", 2) == "page two"
+    assert store.chunks_of("2302.07302v1")[0].section == "1 Introduction"
+    store.finish_indexing(["2302.07302v1"], [], 1)
+    assert store.get_paper("2302.07302v1").index_state == "indexed"
+    assert store.vector_generation() == 1
+    assert store.remove_paper("2302.07302v1") == ids
+    assert store.get_paper("2302.07302v1") is None
+    assert store.chunks_of("2302.07302v1") == []  # cascaded
+    assert store.tombstones() == [("2302.07302v1", ids)]
+    with pytest.raises(UnknownPaperError):
+        store.remove_paper("2302.07302v1")
+
+
+def test_failed_write_rolls_back_everything(tmp_path: Path):
+    store = Store(tmp_path / "lib.sqlite")
+    with pytest.raises(ValueError):
+        store.add_paper(_paper(), ["p"], [NewChunk(1, 1, "", "a"), NewChunk(1, 1, "", "b")], [b"x"])
+    with pytest.raises(sqlite3.IntegrityError):  # duplicate id: the second insert fails inside the transaction
+        store.add_paper(_paper(), ["p"], [])
+        store.add_paper(_paper(), ["q"], [NewChunk(1, 1, "", "c")])
+    assert store.count_papers() == 1
+    assert store.count_chunks() == 0
+    assert store.page_text("2302.07302v1", 1) == "p"
+
+
+def test_newer_schema_is_refused(tmp_path: Path):
+    path = tmp_path / "lib.sqlite"
+    Store(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(StoreError, match="newer"):
+        Store(path)
+
+
+def test_garbage_file_is_a_clear_error(tmp_path: Path):
+    path = tmp_path / "lib.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="move the file aside"):
+        Store(path)
+
+
+def test_history_is_kept_in_order(tmp_path: Path):
+    store = Store(tmp_path / "lib.sqlite")
+    store.add_history("find citations", "initial", "ok")
+    store.add_history("summarize 1", "select-new", "ok")
+    assert [h[0] for h in store.history()] == ["find citations", "summarize 1"]
