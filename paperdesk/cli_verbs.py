@@ -10,7 +10,7 @@ from pathlib import Path
 
 from paperdesk.cli import UsageError, print_json
 from paperdesk.config import Settings
-from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.errors import InvalidIdError, PaperdeskError, PdfError
 from paperdesk.core.ids import looks_like_arxiv
 from paperdesk.core.library import Library
 from paperdesk.core.progress import Progress
@@ -65,8 +65,14 @@ def cmd_add(args: argparse.Namespace, settings: Settings) -> int:
     progress = ProgressLine()
     try:
         source = args.source
-        if Path(source).exists() or source.lower().endswith(".pdf") and not looks_like_arxiv(source):
+        if Path(source).exists():
             result = library.add_pdf(Path(source), progress=progress)
+        elif not looks_like_arxiv(source):
+            if source.lower().endswith(".pdf"):
+                raise PdfError(f"no such file: {source}")
+            raise InvalidIdError(
+                f"not an arXiv id and no such file: {source!r}; use an id like 2302.07302, an arXiv URL, or a PDF path"
+            )
         else:
             if settings["offline"]:
                 raise PaperdeskError(f"offline: cannot download {source}; add a local PDF instead or drop --offline")

@@ -133,24 +133,28 @@ def _sections(paras: Iterable[Para]) -> list[tuple[str, list[str], list[int]]]:
 
 
 def _merge_tiny(sections: list[tuple[str, list[str], list[int]]], min_words: int) -> list[tuple[str, list[str], list[int]]]:
-    """Fold sections too small to stand alone into the next one (the last into the previous)."""
+    """Fold sections too small to stand alone into the next one (the last into the previous).
+
+    References never absorb another section: a tiny Acknowledgments before them stays alone.
+    """
     out: list[tuple[str, list[str], list[int]]] = []
-    carry_w: list[str] = []
-    carry_p: list[int] = []
+    carry: tuple[str, list[str], list[int]] | None = None
     for label, words, pages in sections:
-        if carry_w:
-            words, pages = carry_w + words, carry_p + pages
-            carry_w, carry_p = [], []
-        if len(words) < min_words:
-            carry_w, carry_p = words, pages
+        if carry is not None:
+            if label == REFERENCES:
+                out.append(carry)
+            else:
+                words, pages = carry[1] + words, carry[2] + pages
+            carry = None
+        if len(words) < min_words and label != REFERENCES:
+            carry = (label, words, pages)
         else:
             out.append((label, words, pages))
-    if carry_w:
-        if out:
+    if carry is not None:
+        if out and out[-1][0] != REFERENCES:
             label, words, pages = out.pop()
-            out.append((label, words + carry_w, pages + carry_p))
-        else:
-            out.append((sections[-1][0], carry_w, carry_p))
+            carry = (label, words + carry[1], pages + carry[2])
+        out.append(carry)
     return out
 
 

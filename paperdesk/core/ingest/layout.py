@@ -1,8 +1,8 @@
 """Page layout: PyMuPDF lines with font facts, running headers, headings, paragraphs.
 
-The pipeline is linear in the number of lines: `extract_page` once per page,
-then `strip_running_lines`, `body_font_size`, `build_vocab` and
-`page_paragraphs` over the whole document.
+The pipeline is linear in the number of lines: `page_dict` + `page_lines`
+once per page, then `strip_running_lines`, `body_font_size`, `build_vocab`
+and `page_paragraphs` over the whole document.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ _PAGE_NUMBER = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlc]{1,6})(\s+(of|/)\s+\d{1,4
 _DIGITS = re.compile(r"\d+")
 _CAPTION = re.compile(r"^(fig(ure)?|table|tab|algorithm|listing|eq(uation)?)\.?\s*[\dA-Z]", re.I)
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-_LETTERS = re.compile(r"[^\W\d_]")
 _REAL_WORD = re.compile(r"[^\W\d_]{3}")
 # Line-end "multi-" is usually a real compound even when the document never
 # spells the word again; other line-end hyphens are mostly syllable breaks.
@@ -199,7 +198,7 @@ def _heading_kind(ln: Line, body: float) -> bool:
     if not (bold or bigger or caps) or _CAPTION.match(text) or not _REAL_WORD.search(text):
         return False
     if is_text_heading(text):  # numbered ("3.2 Method") or a well-known name ("References")
-        return bold or bigger or caps
+        return True
     if text[-1] in ".,;:" or not text[0].isupper() or words > 10:
         return False
     return ln.size >= body + 1.5 or (bold and (bigger or caps) and words <= 8)

@@ -72,8 +72,8 @@ def _open(path: Path, data: bytes) -> pymupdf.Document:
             f"{path.name}: the PDF is password-protected; remove the password first "
             "(e.g. qpdf --decrypt --password=PASSWORD in.pdf out.pdf) and ingest the copy"
         )
-    # MuPDF silently rebuilds a cut-off file; a repaired file without its end marker is truncated.
-    if doc.is_repaired and b"%%EOF" not in data[-2048:]:
+    # MuPDF silently rebuilds a cut-off file: repaired without its end marker (or pages) is broken.
+    if doc.is_repaired and (b"%%EOF" not in data[-2048:] or doc.page_count == 0):
         doc.close()
         raise _corrupt(path)
     if doc.page_count == 0:
@@ -82,7 +82,7 @@ def _open(path: Path, data: bytes) -> pymupdf.Document:
     return doc
 
 
-def _no_text_layer(path: Path, doc: pymupdf.Document, pages: list[layout.PageLines]) -> bool:
+def _no_text_layer(doc: pymupdf.Document, pages: list[layout.PageLines]) -> bool:
     chars = sum(len(ln.text) for pg in pages for ln in pg.lines)
     if chars >= 50 * len(pages):
         return False
@@ -122,10 +122,10 @@ def parse_pdf(
                 raw = layout.page_dict(doc.load_page(i))
             except Exception as exc:  # a page MuPDF cannot interpret
                 raise _corrupt(path) from exc
-            pages.append(layout.page_lines(raw, i + 1, keep_spans=i == 0))
+            pages.append(layout.page_lines(raw, i + 1, keep_spans=i < 2))
             if progress is not None:
                 progress(i + 1, total)
-        if _no_text_layer(path, doc, pages):
+        if _no_text_layer(doc, pages):
             raise PdfError(
                 f"{path.name}: the PDF has no text layer (scanned?); run OCR first, "
                 "e.g. ocrmypdf in.pdf out.pdf, and ingest the result"
@@ -138,7 +138,8 @@ def parse_pdf(
 
 def _assemble(path: Path, pages: list[layout.PageLines], meta: dict, digest: str,
               chunk_words: int, overlap_words: int) -> ParsedPdf:
-    first = pages[0]
+    # The title page is the first with text (a cover image may come before it).
+    first = next((pg for pg in pages[:2] if pg.lines), pages[0])
     body = layout.body_font_size(pages)
     t0, t1 = frontmatter.find_title(first.lines, first.height, body)
     title_lines = first.lines[t0:t1]

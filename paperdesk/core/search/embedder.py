@@ -36,6 +36,33 @@ def default_model_dir() -> Path:
     return root
 
 
+_MODELS: dict[Path, object] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def _load_model(path: Path):
+    with _MODELS_LOCK:
+        if path not in _MODELS:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            # Keep library progress bars off the terminal; we report our own progress.
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+            os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+            from sentence_transformers import SentenceTransformer
+
+            if not path.exists():
+                raise ConfigError(f"config key embedding.model_path: {path} does not exist")
+            try:
+                _MODELS[path] = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+            except (OSError, ValueError) as exc:
+                raise ConfigError(
+                    f"config key embedding.model_path: cannot load a sentence-transformers model from {path} "
+                    f"({type(exc).__name__}); point it at a model directory or unset it"
+                ) from None
+        return _MODELS[path]
+
+
 class Embedder:
     """Encodes texts to L2-normalised float32 vectors; loads the model on first use."""
 
@@ -43,28 +70,16 @@ class Embedder:
         self._model_dir = model_dir
         self.batch_size = batch_size
         self._model = None
-        self._lock = threading.Lock()
 
     @property
     def loaded(self) -> bool:
         return self._model is not None
 
     def model(self):
-        with self._lock:
-            if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                # Keep library progress bars off the terminal; we report our own progress.
-                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-                from sentence_transformers import SentenceTransformer
-
-                path = self._model_dir or default_model_dir()
-                if not path.exists():
-                    raise ConfigError(f"config key embedding.model_path: {path} does not exist")
-                self._model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
-            return self._model
+        """The loaded SentenceTransformer; one per model directory per process."""
+        if self._model is None:
+            self._model = _load_model(self._model_dir or default_model_dir())
+        return self._model
 
     def encode(
         self,
