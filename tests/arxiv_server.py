@@ -93,6 +93,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class _Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:  # a client that hangs up mid-body is expected here
+        pass
+
     daemon_threads = True
     fake: "ArxivServer"
 

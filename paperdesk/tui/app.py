@@ -60,6 +60,7 @@ class PaperDeskApp(App):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one(DataTable).focus()  # so "/" is a key binding, not a character in the search box
         self.open_library()
 
     @work(thread=True, exclusive=True, group="library", exit_on_error=False)
