@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--page", type=int)
     p = verb("remove", "remove a paper and its index entries")
     p.add_argument("id")
+    verb("models", "list the GGUF models found and which one is active")
 
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", parser_class=_Parser, required=True)
