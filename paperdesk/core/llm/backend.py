@@ -1,0 +1,82 @@
+"""One protocol for every text-generation backend: streamed, cancellable.
+
+A request is either a completion prompt or chat messages. `generate` streams
+tokens to a callback and returns the whole text; cancelling the token stops
+generation within one token and returns the partial text marked cancelled.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Protocol
+
+from paperdesk.core.cancel import CancelToken
+
+
+@dataclass
+class GenerationRequest:
+    prompt: str | None = None
+    messages: list[dict[str, str]] | None = None
+    max_tokens: int = 256
+    stop: list[str] = field(default_factory=list)
+    temperature: float = 0.2
+    seed: int | None = None
+    json_schema: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.prompt is None) == (self.messages is None):
+            raise ValueError("a request has either a prompt or messages")
+
+
+@dataclass
+class Generation:
+    text: str
+    cancelled: bool
+    finish_reason: str  # "stop", "length", "cancelled"
+    tokens: int
+    first_token_s: float | None
+    total_s: float
+
+
+class Backend(Protocol):
+    name: str
+
+    def stream(self, request: GenerationRequest) -> Iterator[tuple[str, str | None]]:
+        """Yield (token text, finish reason or None) pieces as they are produced."""
+        ...
+
+
+def generate(
+    backend: Backend,
+    request: GenerationRequest,
+    on_token: Callable[[str], None] | None = None,
+    cancel: CancelToken | None = None,
+) -> Generation:
+    """Run a request to the end or until cancelled, streaming each token to `on_token`."""
+    start = time.perf_counter()
+    first: float | None = None
+    pieces: list[str] = []
+    finish = "stop"
+    stream = backend.stream(request)
+    try:
+        for text, reason in stream:
+            if cancel is not None and cancel.cancelled:
+                finish = "cancelled"
+                break
+            if text:
+                if first is None:
+                    first = time.perf_counter() - start
+                pieces.append(text)
+                if on_token is not None:
+                    on_token(text)
+            if reason:
+                finish = reason
+        else:
+            if cancel is not None and cancel.cancelled:
+                finish = "cancelled"
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()  # stops the backend's generator (and its HTTP stream) right away
+    return Generation("".join(pieces), finish == "cancelled", finish, len(pieces), first, time.perf_counter() - start)

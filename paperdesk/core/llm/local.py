@@ -1,0 +1,69 @@
+"""The local backend: llama-cpp-python with one model kept loaded."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+from paperdesk.core.errors import ConfigError
+from paperdesk.core.llm.backend import GenerationRequest
+
+
+class LocalBackend:
+    """Generates with a GGUF model through llama.cpp; loads it on first use."""
+
+    name = "local"
+
+    def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int = 0) -> None:
+        self.model_path = model_path
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads or os.cpu_count() or 1
+        self._llama: Any = None
+        self._lock = threading.Lock()
+
+    def llama(self) -> Any:
+        with self._lock:
+            if self._llama is None:
+                from llama_cpp import Llama
+
+                if not self.model_path.is_file():
+                    raise ConfigError(f"no model file at {self.model_path}; set llm.model_path or put a GGUF in models/")
+                try:
+                    self._llama = Llama(model_path=str(self.model_path), n_ctx=self.n_ctx,
+                                        n_threads=self.n_threads, verbose=False)
+                except (ValueError, RuntimeError) as exc:
+                    raise ConfigError(
+                        f"cannot load {self.model_path.name} as a GGUF model ({exc}); pick another file"
+                    ) from None
+            return self._llama
+
+    @property
+    def chat_template(self) -> str | None:
+        """The GGUF's own chat template, if it ships one."""
+        return self.llama().metadata.get("tokenizer.chat_template")
+
+    def stream(self, request: GenerationRequest) -> Iterator[tuple[str, str | None]]:
+        llama = self.llama()
+        options: dict[str, Any] = {
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+            "stop": request.stop or None,
+            "stream": True,
+        }
+        if request.seed is not None:
+            options["seed"] = request.seed
+        if request.json_schema is not None:
+            from llama_cpp import LlamaGrammar
+            import json
+
+            options["grammar"] = LlamaGrammar.from_json_schema(json.dumps(request.json_schema), verbose=False)
+        if request.messages is not None:
+            for chunk in llama.create_chat_completion(messages=request.messages, **options):
+                choice = chunk["choices"][0]
+                yield choice.get("delta", {}).get("content") or "", choice.get("finish_reason")
+        else:
+            for chunk in llama.create_completion(prompt=request.prompt, **options):
+                choice = chunk["choices"][0]
+                yield choice.get("text") or "", choice.get("finish_reason")
