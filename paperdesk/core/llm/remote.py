@@ -1,0 +1,74 @@
+"""The remote backend: any OpenAI-compatible server, streamed over SSE.
+
+`/v1/completions` for prompts and `/v1/chat/completions` for messages. The API
+key goes in the Authorization header only; it is never logged or shown.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+import requests
+
+from paperdesk.core.errors import NetworkError
+from paperdesk.core.llm.backend import GenerationRequest
+
+
+class RemoteBackend:
+    name = "remote"
+
+    def __init__(self, base_url: str, api_key: str = "", timeout: float = 120.0, model: str = "") -> None:
+        self.base_url = base_url.rstrip("/")
+        if self.base_url.endswith("/v1"):
+            self.base_url = self.base_url[:-3]
+        self._api_key = api_key
+        self.timeout = timeout
+        self.model = model
+
+    def __repr__(self) -> str:  # no key in reprs, logs or tracebacks
+        return f"RemoteBackend({self.base_url!r})"
+
+    def _body(self, request: GenerationRequest) -> tuple[str, dict[str, Any]]:
+        body: dict[str, Any] = {"max_tokens": request.max_tokens, "temperature": request.temperature, "stream": True}
+        if self.model:
+            body["model"] = self.model
+        if request.stop:
+            body["stop"] = request.stop
+        if request.seed is not None:
+            body["seed"] = request.seed
+        if request.json_schema is not None:
+            from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+            body["grammar"] = json_schema_to_gbnf(json.dumps(request.json_schema))
+        if request.messages is not None:
+            body["messages"] = request.messages
+            return "/v1/chat/completions", body
+        body["prompt"] = request.prompt
+        return "/v1/completions", body
+
+    def stream(self, request: GenerationRequest) -> Iterator[tuple[str, str | None]]:
+        path, body = self._body(request)
+        headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+        url = self.base_url + path
+        try:
+            response = requests.post(url, json=body, headers=headers, stream=True, timeout=self.timeout)
+        except requests.RequestException as exc:
+            raise NetworkError(
+                f"model server unreachable at {self.base_url} ({type(exc).__name__}); start it or fix llm.remote_url"
+            ) from None
+        with response:
+            if response.status_code != 200:
+                raise NetworkError(f"model server at {self.base_url} answered HTTP {response.status_code} for {path}")
+            try:
+                for line in response.iter_lines(decode_unicode=True):
+                    if not line or not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        return
+                    choice = json.loads(data)["choices"][0]
+                    text = choice.get("text") if "text" in choice else (choice.get("delta") or {}).get("content")
+                    yield text or "", choice.get("finish_reason")
+            except requests.RequestException as exc:
+                raise NetworkError(f"the model server dropped the stream ({type(exc).__name__}); try again") from None
