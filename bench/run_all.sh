@@ -7,3 +7,4 @@ DATA=${PAPERDESK_BENCH_DATA:-../shared/data}
 $PD bench retrieval --corpus "$DATA/scifact-dev/corpus.jsonl" --queries "$DATA/scifact-dev/queries.jsonl" --qrels "$DATA/scifact-dev/qrels.tsv"
 $PD bench search --chunks 100000
 $PD bench ingest tests/fixtures/papers/*.pdf
+$PD bench llm

@@ -23,6 +23,7 @@ class GenerationRequest:
     temperature: float = 0.2
     seed: int | None = None
     json_schema: dict[str, Any] | None = None
+    logit_bias: dict[int, float] | None = None  # token id -> bias (local backend)
 
     def __post_init__(self) -> None:
         if (self.prompt is None) == (self.messages is None):

@@ -54,6 +54,8 @@ class LocalBackend:
         }
         if request.seed is not None:
             options["seed"] = request.seed
+        if request.logit_bias:
+            options["logit_bias"] = request.logit_bias
         if request.json_schema is not None:
             from llama_cpp import LlamaGrammar
             import json

@@ -1,0 +1,101 @@
+"""`paperdesk bench llm`: prompt and decode tokens/s, paperdesk vs raw llama_cpp.Llama.
+
+Both load the same GGUF with the same settings, run the same prompt greedily,
+and have their KV cache reset before every run so prompt processing is
+measured every time. Also measures cancellation latency: from `cancel()` to
+the stream having ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from typing import Any
+
+from paperdesk.bench.common import emit, note
+from paperdesk.config import Settings
+from paperdesk.core.cancel import CancelToken
+from paperdesk.core.llm.backend import GenerationRequest, generate
+from paperdesk.core.llm.local import LocalBackend
+from paperdesk.core.llm.models import resolve_model
+
+PROMPT = (
+    "Abstract. Readers of scientific papers struggle to keep track of the citations they have already seen. "
+    "We present a reading tool that highlights citations to papers the reader has saved or read, and shows "
+    "the context in which they were cited before. In two studies with researchers we find that it helps "
+    "them find relevant prior work and understand a paper's place in the literature. "
+) * 4 + "\nSummary of the paper in one paragraph:"
+
+
+def _rates(n_prompt: int, tokens: int, first_s: float, total_s: float) -> dict[str, float]:
+    return {"prompt_tps": n_prompt / first_s, "decode_tps": (tokens - 1) / max(total_s - first_s, 1e-9)}
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from llama_cpp import Llama
+
+    choice = resolve_model(settings)
+    threads = settings["llm.n_threads"] or os.cpu_count() or 1
+    n_ctx = settings["llm.n_ctx"]
+    ours = LocalBackend(choice.path, n_ctx=n_ctx, n_threads=threads)
+    raw = Llama(model_path=str(choice.path), n_ctx=n_ctx, n_threads=threads, verbose=False)
+    n_prompt = len(raw.tokenize(PROMPT.encode()))
+    note(f"model {choice.path.name}, {n_prompt} prompt tokens, {args.tokens} new tokens, {args.repeats} repeats")
+
+    def raw_run() -> dict[str, float]:
+        raw.reset()
+        start, first, tokens = time.perf_counter(), None, 0
+        for chunk in raw.create_completion(PROMPT, max_tokens=args.tokens, temperature=0.0, stream=True,
+                                           logit_bias={raw.token_eos(): -100.0}):
+            if chunk["choices"][0]["text"] and first is None:
+                first = time.perf_counter() - start
+            tokens += 1
+        return _rates(n_prompt, tokens, first or 1e-9, time.perf_counter() - start)
+
+    def our_run() -> dict[str, float]:
+        ours.llama().reset()
+        result = generate(ours, GenerationRequest(prompt=PROMPT, max_tokens=args.tokens, temperature=0.0,
+                                                  logit_bias={ours.llama().token_eos(): -100.0}))
+        return _rates(n_prompt, result.tokens, result.first_token_s or 1e-9, result.total_s)
+
+    ours.llama()
+    raw_run(), our_run()  # warm up
+    samples: dict[str, list[dict[str, float]]] = {"raw": [], "paperdesk": []}
+    for _ in range(args.repeats):  # interleaved so neither side gets a warmer machine
+        samples["raw"].append(raw_run())
+        samples["paperdesk"].append(our_run())
+    summary = {side: {key: round(statistics.median(s[key] for s in runs), 1) for key in ("prompt_tps", "decode_tps")}
+               for side, runs in samples.items()}
+
+    latencies = []
+    for _ in range(5):
+        token, stamp = CancelToken(), {}
+
+        def on_token(_text: str, token: CancelToken = token, stamp: dict = stamp) -> None:
+            if "t" not in stamp and len(stamp) == 0:
+                stamp["t"] = time.perf_counter()
+                token.cancel()
+
+        ours.llama().reset()
+        generate(ours, GenerationRequest(prompt=PROMPT, max_tokens=200), on_token=on_token, cancel=token)
+        latencies.append((time.perf_counter() - stamp["t"]) * 1000)
+    report: dict[str, Any] = {
+        "model": choice.path.name,
+        "prompt_tokens": n_prompt,
+        "new_tokens": args.tokens,
+        **summary,
+        "decode_ratio": round(summary["paperdesk"]["decode_tps"] / summary["raw"]["decode_tps"], 3),
+        "prompt_ratio": round(summary["paperdesk"]["prompt_tps"] / summary["raw"]["prompt_tps"], 3),
+        "cancel_latency_ms": {"median": round(statistics.median(latencies), 2), "max": round(max(latencies), 2)},
+    }
+    lines = [
+        f"{report['model']}: {n_prompt} prompt tokens, {args.tokens} new tokens, median of {args.repeats}",
+        f"paperdesk  prompt {summary['paperdesk']['prompt_tps']:.1f} tok/s   decode {summary['paperdesk']['decode_tps']:.1f} tok/s",
+        f"raw Llama  prompt {summary['raw']['prompt_tps']:.1f} tok/s   decode {summary['raw']['decode_tps']:.1f} tok/s",
+        f"ratio      prompt {report['prompt_ratio']:.3f}   decode {report['decode_ratio']:.3f}",
+        f"cancel latency: median {report['cancel_latency_ms']['median']:.2f} ms, max {report['cancel_latency_ms']['max']:.2f} ms",
+    ]
+    emit(report, args.json, lines)
+    return 0
