@@ -20,7 +20,7 @@ from typing import Any, Iterator, Sequence
 
 from paperdesk.core.errors import StoreError, UnknownPaperError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 MIGRATIONS: dict[int, str] = {
     1: """
@@ -97,6 +97,13 @@ MIGRATIONS: dict[int, str] = {
         value TEXT NOT NULL
     );
     """,
+    2: """
+    CREATE TABLE summary_cursor (
+        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
+        revision INTEGER NOT NULL,
+        redo_limit INTEGER NOT NULL
+    );
+    """,
 }
 
 
@@ -143,6 +150,15 @@ class Chunk:
     page_end: int
     section: str
     text: str
+
+
+@dataclass
+class SummaryRevision:
+    paper_id: str
+    revision: int
+    text: str
+    created: float
+    status: str  # draft, final, interrupted
 
 
 @dataclass
@@ -390,6 +406,61 @@ class Store:
             marks = ",".join("?" * len(paper_ids))
             rows = self._query(sql + f"WHERE p.id IN ({marks}) ORDER BY c.id", list(paper_ids))
         return [(Chunk(*r[:7]), r[7]) for r in rows]
+
+    # -- summary revisions ------------------------------------------------------
+
+    def add_revision(self, paper_id: str, text: str, status: str = "draft") -> SummaryRevision:
+        """Store a new revision (numbered after the newest) and make it current; redo history is dropped."""
+        with self.transaction() as conn:
+            if conn.execute("SELECT 1 FROM papers WHERE id = ?", (paper_id,)).fetchone() is None:
+                raise UnknownPaperError(f"no paper {paper_id} in the library")
+            number = conn.execute(
+                "SELECT COALESCE(MAX(revision), 0) + 1 FROM summary_revisions WHERE paper_id = ?", (paper_id,)
+            ).fetchone()[0]
+            created = time.time()
+            conn.execute(
+                "INSERT INTO summary_revisions (paper_id, revision, text, created, status) VALUES (?, ?, ?, ?, ?)",
+                (paper_id, number, text, created, status),
+            )
+            conn.execute(
+                "INSERT OR REPLACE INTO summary_cursor (paper_id, revision, redo_limit) VALUES (?, ?, ?)",
+                (paper_id, number, number),
+            )
+        return SummaryRevision(paper_id, number, text, created, status)
+
+    def set_revision_status(self, paper_id: str, revision: int, status: str) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE summary_revisions SET status = ? WHERE paper_id = ? AND revision = ?",
+                (status, paper_id, revision),
+            )
+
+    def current_revision(self, paper_id: str) -> SummaryRevision | None:
+        rows = self._query(
+            "SELECT r.paper_id, r.revision, r.text, r.created, r.status FROM summary_revisions r "
+            "JOIN summary_cursor c ON c.paper_id = r.paper_id AND c.revision = r.revision WHERE r.paper_id = ?",
+            (paper_id,),
+        )
+        return SummaryRevision(*rows[0]) if rows else None
+
+    def revisions(self, paper_id: str) -> list[SummaryRevision]:
+        rows = self._query(
+            "SELECT paper_id, revision, text, created, status FROM summary_revisions WHERE paper_id = ? ORDER BY revision",
+            (paper_id,),
+        )
+        return [SummaryRevision(*r) for r in rows]
+
+    def move_revision(self, paper_id: str, step: int) -> SummaryRevision | None:
+        """Undo (step -1) or redo (step +1); None when there is nowhere to go."""
+        with self.transaction() as conn:
+            row = conn.execute("SELECT revision, redo_limit FROM summary_cursor WHERE paper_id = ?", (paper_id,)).fetchone()
+            if row is None:
+                return None
+            target = row[0] + step
+            if target < 1 or target > row[1]:
+                return None
+            conn.execute("UPDATE summary_cursor SET revision = ? WHERE paper_id = ?", (target, paper_id))
+        return self.current_revision(paper_id)
 
     # -- meta -------------------------------------------------------------------
 

@@ -73,3 +73,43 @@ def test_history_is_kept_in_order(tmp_path: Path):
     store.add_history("find citations", "initial", "ok")
     store.add_history("summarize 1", "select-new", "ok")
     assert [h[0] for h in store.history()] == ["find citations", "summarize 1"]
+
+
+def test_revisions_undo_redo_and_branching(tmp_path: Path):
+    store = Store(tmp_path / "lib.sqlite")
+    store.add_paper(_paper(), ["p"], [])
+    assert store.current_revision("2302.07302v1") is None
+    assert store.move_revision("2302.07302v1", -1) is None
+    for text in ("one", "two", "three"):
+        store.add_revision("2302.07302v1", text)
+    assert store.current_revision("2302.07302v1").text == "three"
+    assert store.move_revision("2302.07302v1", -1).text == "two"
+    assert store.move_revision("2302.07302v1", -1).text == "one"
+    assert store.move_revision("2302.07302v1", -1) is None
+    assert store.move_revision("2302.07302v1", +1).text == "two"
+    branch = store.add_revision("2302.07302v1", "four", status="interrupted")
+    assert branch.revision == 4 and store.move_revision("2302.07302v1", +1) is None  # redo dropped
+    store.set_revision_status("2302.07302v1", 4, "final")
+    reopened = Store(tmp_path / "lib.sqlite")
+    current = reopened.current_revision("2302.07302v1")
+    assert (current.revision, current.text, current.status) == (4, "four", "final")
+    assert [r.revision for r in reopened.revisions("2302.07302v1")] == [1, 2, 3, 4]
+    with pytest.raises(UnknownPaperError):
+        reopened.add_revision("nope", "x")
+
+
+def test_migrates_a_version_one_library(tmp_path: Path):
+    path = tmp_path / "lib.sqlite"
+    conn = sqlite3.connect(path)
+    from paperdesk.core.store import MIGRATIONS, _split_sql
+
+    for statement in _split_sql(MIGRATIONS[1]):
+        conn.execute(statement)
+    conn.execute("INSERT INTO papers (id, title, added) VALUES ('x', 'Old paper', 0)")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    store = Store(path)
+    assert store.schema_version == SCHEMA_VERSION
+    assert store.get_paper("x").title == "Old paper"
+    assert store.add_revision("x", "summary").revision == 1
