@@ -1,0 +1,167 @@
+"""Paper summaries that fit a small context: map (key points per excerpt) -> reduce (per section).
+
+Map: a handful of representative excerpts (one per body section, references
+and front matter skipped) each become bullet notes with page numbers.
+Reduce: each summary section (problem, method, results, limitations) is
+written from the notes and streamed, so the first words appear after the
+first section's prompt. Citations to pages that the paper lacks or that no
+source excerpt covers are removed. Every result is stored as a revision:
+draft when finished, interrupted when cancelled.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from paperdesk.core.agents.citations import CITATION, check_citations
+from paperdesk.core.cancel import CancelToken
+from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
+from paperdesk.core.progress import Progress, ProgressCallback
+from paperdesk.core.prompts import render
+from paperdesk.core.store import Chunk, Store, SummaryRevision
+
+SECTIONS = (("problem", "Problem"), ("method", "Method"), ("results", "Results"), ("limitations", "Limitations"))
+SKIP_SECTIONS = ("references", "bibliography", "acknowledg", "front matter", "keywords", "author contributions")
+MAX_EXCERPTS = 8
+EXCERPT_WORDS = 220
+
+
+@dataclass
+class SummaryResult:
+    text: str
+    revision: SummaryRevision
+    citations: list[dict[str, Any]]
+    removed_citations: list[int]
+    cancelled: bool
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "citations": self.citations, "revision": self.revision.revision,
+                "status": self.revision.status, "removed_citations": self.removed_citations,
+                "timings": {k: round(v, 3) for k, v in self.timings.items()}}
+
+
+def make_request(backend: Backend, prompt: str, **options: Any) -> GenerationRequest:
+    """Chat messages when the model has its own chat template, a completion prompt otherwise."""
+    if getattr(backend, "chat_template", None):
+        return GenerationRequest(messages=[{"role": "user", "content": prompt}], **options)
+    return GenerationRequest(prompt=prompt, **options)
+
+
+def pick_excerpts(chunks: list[Chunk]) -> list[Chunk]:
+    """One chunk per body section, in order, at most MAX_EXCERPTS spread over the paper."""
+    body = [c for c in chunks if not any(s in c.section.lower() for s in SKIP_SECTIONS)] or chunks
+    firsts: list[Chunk] = []
+    seen: set[str] = set()
+    for chunk in body:
+        if chunk.section not in seen:
+            seen.add(chunk.section)
+            firsts.append(chunk)
+    if len(firsts) <= MAX_EXCERPTS:
+        return firsts
+    step = len(firsts) / MAX_EXCERPTS
+    return [firsts[int(i * step)] for i in range(MAX_EXCERPTS)]
+
+
+def drop_repeats(text: str) -> str:
+    """Drop sentences a small model repeats (a common failure of base models)."""
+    seen: set[str] = set()
+    out = []
+    for sentence in re.split(r"(?<=[.!?\n])\s+", text):
+        key = " ".join(sentence.lower().split())
+        if key and key in seen:
+            continue
+        seen.add(key)
+        out.append(sentence)
+    return " ".join(out) if "\n" not in text else "\n".join(s.strip() for s in out)
+
+
+def _excerpt(chunk: Chunk) -> str:
+    words = chunk.text.split()[:EXCERPT_WORDS]
+    return " ".join(words) + f" [p. {chunk.page_start}]"
+
+
+class Summarizer:
+    def __init__(self, store: Store, backend: Backend, section_tokens: int = 90, map_tokens: int = 80) -> None:
+        self.store = store
+        self.backend = backend
+        self.section_tokens = section_tokens
+        self.map_tokens = map_tokens
+
+    def summarize(
+        self,
+        paper_id: str,
+        on_token: Callable[[str], None] | None = None,
+        cancel: CancelToken | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> SummaryResult:
+        paper = self.store.get_paper(paper_id)
+        if paper is None:
+            from paperdesk.core.errors import UnknownPaperError
+
+            raise UnknownPaperError(f"no paper {paper_id} in the library")
+        token = cancel or CancelToken()
+        timings: dict[str, float] = {}
+        start = time.perf_counter()
+        excerpts = pick_excerpts(self.store.chunks_of(paper_id))
+        supported = {p for c in excerpts for p in range(c.page_start, c.page_end + 1)}
+        parts = [f"# {paper.title}\n"]
+        emit = on_token or (lambda _t: None)
+        emit(parts[0])
+
+        def write_section(n: int, section: str, heading: str, notes_text: str) -> None:
+            header = f"\n## {heading}\n"
+            parts.append(header)
+            emit(header)
+            result = generate(self.backend, make_request(
+                self.backend, render("summarize_section", title=paper.title, notes=notes_text,
+                                     section=section, heading=heading),
+                max_tokens=self.section_tokens, stop=["\n#", "\n\n\n", "Notes on"], temperature=0.3, seed=n),
+                on_token=lambda t: (emit(t), timings.setdefault("first_token_s", time.perf_counter() - start)),
+                cancel=token)
+            kept = [ln for ln in drop_repeats(result.text).splitlines() if CITATION.sub("", ln).strip(" -*#\t")]
+            parts.append("\n".join(kept).strip() + "\n")
+            if progress is not None:
+                progress(Progress("reduce", n, len(SECTIONS), "sections"))
+
+        # The problem comes from the opening excerpt alone, so the first words stream within seconds.
+        opening = excerpts[0] if excerpts else None
+        if opening is not None:
+            write_section(1, *SECTIONS[0], _excerpt(opening))
+        map_start = time.perf_counter()
+        notes: list[str] = []
+        for n, chunk in enumerate(excerpts[1:], start=2):
+            if token.cancelled:
+                break
+            result = generate(self.backend, make_request(
+                self.backend, render("summarize_map", excerpt=_excerpt(chunk)),
+                max_tokens=self.map_tokens, stop=["\n\n", "Excerpt:"], temperature=0.2, seed=n), cancel=token)
+            for line in drop_repeats("-" + result.text).splitlines():
+                line = line.strip().lstrip("-• ").strip()
+                if len(CITATION.sub("", line).strip()) > 12:
+                    pages = range(chunk.page_start, chunk.page_end + 1)
+                    notes.append(check_citations(f"- {line}", paper.page_count, set(pages)).text)
+            if progress is not None:
+                progress(Progress("map", n - 1, len(excerpts) - 1, "excerpts"))
+        timings["map_s"] = time.perf_counter() - map_start
+        reduce_start = time.perf_counter()
+        for n, (section, heading) in enumerate(SECTIONS[1:], start=2):
+            if token.cancelled:
+                break
+            write_section(n, section, heading, "\n".join(notes[:24]) or _excerpt(opening) if opening else "")
+        timings["reduce_s"] = time.perf_counter() - reduce_start
+        timings["total_s"] = time.perf_counter() - start
+
+        checked = check_citations("".join(parts), paper.page_count, supported)
+        status = "interrupted" if token.cancelled else "draft"
+        revision = self.store.add_revision(paper_id, checked.text, status)
+        citations = [self._citation(page, excerpts) for page in dict.fromkeys(checked.kept)]
+        return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings)
+
+    @staticmethod
+    def _citation(page: int, excerpts: list[Chunk]) -> dict[str, Any]:
+        source = next(c for c in excerpts if c.page_start <= page <= c.page_end)
+        return {"page": page, "chunk_id": source.id, "quote": " ".join(source.text.split()[:30])}
