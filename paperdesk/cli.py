@@ -55,6 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("remove", "remove a paper and its index entries")
     p.add_argument("id")
     verb("models", "list the GGUF models found and which one is active")
+    p = verb("summarize", "summarize a paper (library id, arXiv id or PDF file) with page citations")
+    p.add_argument("id")
+    p.add_argument("--print", action="store_true", help="print the current summary instead of writing one")
+    p = verb("improve", "write a new summary revision that follows your feedback")
+    p.add_argument("id")
+    p.add_argument("feedback", nargs="+")
+    for name, text in (("undo", "go back one summary revision"), ("redo", "go forward one summary revision")):
+        verb(name, text).add_argument("id")
 
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", parser_class=_Parser, required=True)
@@ -102,9 +110,11 @@ def main(argv: list[str] | None = None) -> int:
             from paperdesk.bench import run_bench
 
             return run_bench(args, settings)
-        from paperdesk import cli_verbs
-
-        handler: Callable[[argparse.Namespace, Settings], int] = getattr(cli_verbs, f"cmd_{args.verb}")
+        if args.verb in ("summarize", "improve", "undo", "redo"):
+            from paperdesk import cli_summary as verbs
+        else:
+            from paperdesk import cli_verbs as verbs
+        handler: Callable[[argparse.Namespace, Settings], int] = getattr(verbs, f"cmd_{args.verb}")
         return handler(args, settings)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)

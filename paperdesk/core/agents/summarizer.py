@@ -66,6 +66,15 @@ def pick_excerpts(chunks: list[Chunk]) -> list[Chunk]:
     return [firsts[int(i * step)] for i in range(MAX_EXCERPTS)]
 
 
+def split_sections(markdown: str) -> dict[str, str]:
+    """'## Heading' -> body text, for the summary's sections."""
+    out: dict[str, str] = {}
+    for block in re.split(r"^## ", markdown, flags=re.M)[1:]:
+        heading, _, body = block.partition("\n")
+        out[heading.strip()] = body.strip()
+    return out
+
+
 def drop_repeats(text: str) -> str:
     """Drop sentences a small model repeats (a common failure of base models)."""
     seen: set[str] = set()
@@ -159,6 +168,55 @@ class Summarizer:
         status = "interrupted" if token.cancelled else "draft"
         revision = self.store.add_revision(paper_id, checked.text, status)
         citations = [self._citation(page, excerpts) for page in dict.fromkeys(checked.kept)]
+        return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings)
+
+    def improve(
+        self,
+        paper_id: str,
+        feedback: str,
+        sources: list[Chunk],
+        on_token: Callable[[str], None] | None = None,
+        cancel: CancelToken | None = None,
+    ) -> SummaryResult:
+        """A new revision: each section rewritten from the current one, the feedback and `sources`."""
+        from paperdesk.core.errors import PaperdeskError
+
+        paper = self.store.get_paper(paper_id)
+        current = self.store.current_revision(paper_id) if paper else None
+        if paper is None or current is None:
+            raise PaperdeskError(f"{paper_id} has no summary to improve; summarize it first")
+        if not feedback.strip():
+            raise PaperdeskError("improve needs feedback, e.g. improve say more about the results")
+        token = cancel or CancelToken()
+        start = time.perf_counter()
+        timings: dict[str, float] = {}
+        emit = on_token or (lambda _t: None)
+        old_sections = split_sections(current.text)
+        source_text = "\n".join(_excerpt(c) for c in sources[:3])
+        parts = [f"# {paper.title}\n"]
+        emit(parts[0])
+        for n, (section, heading) in enumerate(SECTIONS, start=1):
+            if token.cancelled:
+                break
+            old = old_sections.get(heading, "")
+            header = f"\n## {heading}\n"
+            parts.append(header)
+            emit(header)
+            result = generate(self.backend, make_request(
+                self.backend, render("improve_section", title=paper.title, sources=source_text, section=section,
+                                     old=old or "(empty)", feedback=feedback.strip(), heading=heading),
+                max_tokens=self.section_tokens, stop=["\n#", "\n\n\n", "Passages from"], temperature=0.3, seed=n),
+                on_token=lambda t: (emit(t), timings.setdefault("first_token_s", time.perf_counter() - start)),
+                cancel=token)
+            text = "\n".join(ln for ln in drop_repeats(result.text).splitlines() if CITATION.sub("", ln).strip(" -*#\t"))
+            parts.append((text.strip() or old) + "\n")
+        timings["total_s"] = time.perf_counter() - start
+        supported = {p for c in sources for p in range(c.page_start, c.page_end + 1)}
+        supported |= {int(m.group(1)) for m in CITATION.finditer(current.text)}
+        checked = check_citations("".join(parts), paper.page_count, supported)
+        revision = self.store.add_revision(paper_id, checked.text, "interrupted" if token.cancelled else "draft")
+        chunks = sources + [c for c in self.store.chunks_of(paper_id)]
+        citations = [self._citation(page, chunks) for page in dict.fromkeys(checked.kept)]
         return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings)
 
     @staticmethod

@@ -1,0 +1,103 @@
+"""`paperdesk summarize|improve|undo|redo`: summaries with page citations, headless."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from paperdesk.cli import print_json
+from paperdesk.config import Settings
+from paperdesk.core.agents.summarizer import Summarizer
+from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.library import Library
+from paperdesk.core.llm.factory import make_backend
+from paperdesk.core.sources.arxiv import ArxivClient
+from paperdesk.core.store import Paper
+
+
+def _paper(library: Library, ref: str, settings: Settings) -> Paper:
+    """A library paper, adding a local file or an arXiv paper first when needed."""
+    if Path(ref).is_file():
+        return library.add_pdf(Path(ref)).paper
+    try:
+        return library.get(ref)
+    except PaperdeskError:
+        if settings["offline"]:
+            raise
+        from paperdesk.core.ids import looks_like_arxiv
+
+        if not looks_like_arxiv(ref):
+            raise
+        return library.add_arxiv(ref, ArxivClient.from_settings(settings)).paper
+
+
+def _stream(args: argparse.Namespace):
+    if args.json:
+        return None
+
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    return write
+
+
+def _finish(args: argparse.Namespace, result) -> int:
+    if args.json:
+        print_json(result.to_json())
+    else:
+        state = "interrupted" if result.cancelled else result.revision.status
+        print(f"\n[revision {result.revision.revision}, {state}; {len(result.citations)} page citation(s) checked"
+              + (f", {len(result.removed_citations)} unsupported removed" if result.removed_citations else "") + "]",
+              file=sys.stderr)
+    return 0
+
+
+def cmd_summarize(args: argparse.Namespace, settings: Settings) -> int:
+    library = Library(settings)
+    paper = _paper(library, args.id, settings)
+    if args.print:
+        current = library.store.current_revision(paper.id)
+        if current is None:
+            raise PaperdeskError(f"{paper.id} has no summary yet; run `paperdesk summarize {paper.id}`")
+        if args.json:
+            print_json({"text": current.text, "revision": current.revision, "status": current.status})
+        else:
+            print(current.text)
+        return 0
+    summarizer = Summarizer(library.store, make_backend(settings))
+    return _finish(args, summarizer.summarize(paper.id, on_token=_stream(args)))
+
+
+def cmd_improve(args: argparse.Namespace, settings: Settings) -> int:
+    library = Library(settings)
+    paper = library.get(args.id)
+    feedback = " ".join(args.feedback)
+    hits = library.search(feedback, k=3, papers=[paper.id])
+    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
+    sources = [chunks[h.chunk_id] for h in hits if h.chunk_id in chunks]
+    summarizer = Summarizer(library.store, make_backend(settings))
+    return _finish(args, summarizer.improve(paper.id, feedback, sources, on_token=_stream(args)))
+
+
+def _move(args: argparse.Namespace, settings: Settings, step: int) -> int:
+    library = Library(settings)
+    paper = library.get(args.id)
+    revision = library.store.move_revision(paper.id, step)
+    if revision is None:
+        raise PaperdeskError(f"nothing to {'undo' if step < 0 else 'redo'} for {paper.id}")
+    if args.json:
+        print_json({"text": revision.text, "revision": revision.revision, "status": revision.status})
+    else:
+        print(revision.text)
+        print(f"[now at revision {revision.revision}]", file=sys.stderr)
+    return 0
+
+
+def cmd_undo(args: argparse.Namespace, settings: Settings) -> int:
+    return _move(args, settings, -1)
+
+
+def cmd_redo(args: argparse.Namespace, settings: Settings) -> int:
+    return _move(args, settings, +1)

@@ -1,0 +1,52 @@
+"""summarize -> improve -> undo -> redo from the CLI, on a real paper with the real default model."""
+
+import json
+
+import pytest
+
+from conftest import PAPERS
+from paperdesk.cli import main
+from paperdesk.core.agents.citations import CITATION
+from paperdesk.core.agents.summarizer import SECTIONS
+
+pytestmark = pytest.mark.slow
+
+
+def _json(capsys, *argv):
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_summarize_improve_undo_redo(tmp_home, capsys, embedder):
+    first = _json(capsys, "summarize", str(PAPERS / "2304.02623v1.pdf"), "--json")
+    assert first["revision"] == 1 and first["status"] == "draft"
+    assert all(f"## {heading}" in first["text"] for _, heading in SECTIONS)
+    assert set(first["timings"]) >= {"first_token_s", "total_s"}
+    for citation in first["citations"]:
+        assert 1 <= citation["page"] <= 4 and citation["quote"]
+    papers = _json(capsys, "list", "--json")["papers"]
+    pid = papers[0]["id"]
+
+    second = _json(capsys, "improve", pid, "say", "more", "about", "the", "writing", "tasks", "--json")
+    assert second["revision"] == 2
+    assert all(f"## {heading}" in second["text"] for _, heading in SECTIONS)
+    for match in CITATION.finditer(second["text"]):
+        assert 1 <= int(match.group(1)) <= 4
+
+    assert _json(capsys, "undo", pid, "--json")["revision"] == 1
+    assert _json(capsys, "summarize", pid, "--print", "--json")["text"] == first["text"]
+    assert _json(capsys, "redo", pid, "--json")["revision"] == 2
+    assert main(["redo", pid]) == 1
+    assert "nothing to redo" in capsys.readouterr().err
+
+
+def test_summary_errors(tmp_home, capsys, embedder):
+    assert main(["summarize", "2302.07302", "--offline"]) == 2
+    assert main(["--offline", "summarize", "2302.07302"]) == 1
+    assert "no paper" in capsys.readouterr().err
+    assert main(["add", str(PAPERS / "2304.02623v1.pdf")]) == 0
+    capsys.readouterr()
+    pid = _json(capsys, "list", "--json")["papers"][0]["id"]
+    assert main(["improve", pid, "shorter"]) == 1
+    assert "no summary to improve" in capsys.readouterr().err
+    assert main(["undo", pid]) == 1
