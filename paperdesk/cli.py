@@ -61,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("improve", "write a new summary revision that follows your feedback")
     p.add_argument("id")
     p.add_argument("feedback", nargs="+")
+    p = verb("ask", "answer a question from the library, citing paper and page")
+    p.add_argument("question", nargs="+")
+    p.add_argument("--k", type=int, default=5)
     for name, text in (("undo", "go back one summary revision"), ("redo", "go forward one summary revision")):
         verb(name, text).add_argument("id")
 
@@ -110,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             from paperdesk.bench import run_bench
 
             return run_bench(args, settings)
-        if args.verb in ("summarize", "improve", "undo", "redo"):
+        if args.verb in ("summarize", "improve", "undo", "redo", "ask"):
             from paperdesk import cli_summary as verbs
         else:
             from paperdesk import cli_verbs as verbs

@@ -101,3 +101,25 @@ def cmd_undo(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_redo(args: argparse.Namespace, settings: Settings) -> int:
     return _move(args, settings, +1)
+
+
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from paperdesk.core.agents.answer import answer
+
+    library = Library(settings)
+    question = " ".join(args.question).strip()
+    if not question:
+        raise PaperdeskError("ask needs a question, e.g. paperdesk ask how do readers track citations")
+    result = answer(library, make_backend(settings), question, k=args.k, on_token=_stream(args))
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    print()
+    for c in result.citations:
+        title = next((h.title for h in result.hits if h.chunk_id == c["chunk_id"]), "")
+        print(f"[{c['n']}] {title} ({c['paper_id']}, p. {c['page']}): {c['quote'][:160]}")
+    if result.hits and not result.citations:
+        print("(the model cited no source; the passages searched were:)")
+        for n, h in enumerate(result.hits, start=1):
+            print(f"[{n}] {h.title} ({h.paper_id}, p. {h.page_start})")
+    return 0

@@ -50,3 +50,19 @@ def test_summary_errors(tmp_home, capsys, embedder):
     assert main(["improve", pid, "shorter"]) == 1
     assert "no summary to improve" in capsys.readouterr().err
     assert main(["undo", pid]) == 1
+
+
+def test_ask_cites_sources_or_says_nothing_found(tmp_home, capsys, embedder):
+    assert main(["add", str(PAPERS / "2302.07302v1.pdf")]) == 0
+    capsys.readouterr()
+    result = _json(capsys, "ask", "how", "do", "readers", "keep", "track", "of", "citations", "--json")
+    assert result["hits"] and result["text"]
+    for citation in result["citations"]:
+        assert 1 <= citation["n"] <= len(result["hits"])
+        hit = result["hits"][citation["n"] - 1]
+        assert (citation["paper_id"], citation["page"], citation["chunk_id"]) == (
+            hit["paper_id"], hit["page_start"], hit["chunk_id"])
+    for match in __import__("re").finditer(r"\[(\d+)\]", result["text"]):
+        assert 1 <= int(match.group(1)) <= len(result["hits"])
+    nothing = _json(capsys, "ask", "banana", "bread", "baking", "temperature", "--json")
+    assert nothing["citations"] == [] and nothing["text"].startswith("Nothing in your library")
