@@ -10,6 +10,8 @@ from paperdesk.config import Settings
 def run_bench(args: argparse.Namespace, settings: Settings) -> int:
     if args.bench == "retrieval":
         from paperdesk.bench.retrieval import run
+    elif args.bench == "summarize":
+        from paperdesk.bench.summarize_speed import run
     elif args.bench == "llm":
         from paperdesk.bench.llm_speed import run
     elif args.bench == "search":
