@@ -79,3 +79,69 @@ def library(settings, embedder):
 @pytest.fixture(scope="session")
 def citesee_pdf() -> Path:
     return PAPERS / "2302.07302v1.pdf"
+
+
+# --- LLM backends: the real default model, locally and behind a real llama_cpp.server --------
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def local_backend():
+    from paperdesk.core.llm.local import LocalBackend
+    from paperdesk.core.llm.models import default_model
+
+    backend = LocalBackend(default_model(), n_ctx=2048)
+    backend.llama()
+    return backend
+
+
+@pytest.fixture(scope="session")
+def llama_server_url():
+    """`python -m llama_cpp.server` with the default model on a free loopback port."""
+    import subprocess
+    import sys
+    import time
+
+    import requests
+
+    from paperdesk.core.llm.models import default_model
+
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(default_model()), "--host", "127.0.0.1",
+         "--port", str(port), "--n_ctx", "2048"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if requests.get(url + "/v1/models", timeout=1).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                pytest.fail("llama_cpp.server did not start")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.fixture(params=["local", "remote"])
+def backend(request):
+    """Each backend in turn, so both pass the same tests."""
+    if request.param == "local":
+        return request.getfixturevalue("local_backend")
+    from paperdesk.core.llm.remote import RemoteBackend
+
+    return RemoteBackend(request.getfixturevalue("llama_server_url"), api_key="secret-key")

@@ -50,3 +50,7 @@ class StoreError(PaperdeskError):
 
 class CancelledError(PaperdeskError):
     """Work stopped because the user cancelled it."""
+
+
+class ModelOutputError(PaperdeskError):
+    """The model's output could not be used (invalid JSON under a schema, after a retry)."""

@@ -81,3 +81,31 @@ def generate(
         if close is not None:
             close()  # stops the backend's generator (and its HTTP stream) right away
     return Generation("".join(pieces), finish == "cancelled", finish, len(pieces), first, time.perf_counter() - start)
+
+
+def generate_json(
+    backend: Backend,
+    request: GenerationRequest,
+    cancel: CancelToken | None = None,
+) -> tuple[Any, Generation]:
+    """Generate under a JSON schema and parse it; retry once with another seed, then a clear error."""
+    import dataclasses
+    import json
+
+    from paperdesk.core.errors import CancelledError, ModelOutputError
+
+    if request.json_schema is None:
+        raise ValueError("generate_json needs a request with json_schema")
+    last = ""
+    for attempt in range(2):
+        seed = None if request.seed is None else request.seed + attempt
+        result = generate(backend, dataclasses.replace(request, seed=seed), cancel=cancel)
+        if result.cancelled:
+            raise CancelledError("cancelled")
+        try:
+            return json.loads(result.text), result
+        except json.JSONDecodeError as exc:
+            last = f"{exc.msg} at character {exc.pos}"
+    raise ModelOutputError(
+        f"the model returned invalid JSON twice ({last}); try a larger model or raise the token limit"
+    )

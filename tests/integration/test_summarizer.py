@@ -8,15 +8,8 @@ from conftest import PAPERS
 from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.summarizer import SECTIONS, Summarizer
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.llm.local import LocalBackend
-from paperdesk.core.llm.models import default_model
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def backend():
-    return LocalBackend(default_model(), n_ctx=2048)
 
 
 def test_summary_structure_grounding_and_revision(library, backend):

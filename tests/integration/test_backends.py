@@ -1,0 +1,77 @@
+"""Both backends (local llama.cpp, remote llama_cpp.server) pass the same tests on the real default model."""
+
+import json
+
+import pytest
+
+from paperdesk.core.cancel import CancelToken
+from paperdesk.core.errors import ConfigError, ModelOutputError, NetworkError
+from paperdesk.core.llm.backend import GenerationRequest, generate, generate_json
+from paperdesk.core.llm.local import LocalBackend
+from paperdesk.core.llm.remote import RemoteBackend
+
+pytestmark = pytest.mark.slow
+SCHEMA = {"type": "object", "properties": {"answer": {"type": "string", "maxLength": 20}}, "required": ["answer"]}
+
+
+def test_streams_a_completion(backend):
+    tokens = []
+    result = generate(backend, GenerationRequest(prompt="The capital of France is", max_tokens=8, seed=1),
+                      on_token=tokens.append)
+    assert tokens and result.text == "".join(tokens) and result.tokens == len(tokens)
+    assert result.finish_reason in ("stop", "length") and not result.cancelled
+    assert result.first_token_s is not None and result.first_token_s <= result.total_s
+
+
+def test_stop_strings_end_the_text(backend):
+    result = generate(backend, GenerationRequest(prompt="1, 2, 3, 4,", max_tokens=30, stop=[","], temperature=0.0))
+    assert "," not in result.text and result.finish_reason == "stop"
+
+
+def test_cancel_stops_within_a_token(backend):
+    token = CancelToken()
+    seen = []
+
+    def on_token(text):
+        seen.append(text)
+        if len(seen) == 3:
+            token.cancel()
+
+    result = generate(backend, GenerationRequest(prompt="Once upon a time", max_tokens=200, temperature=0.8),
+                      on_token=on_token, cancel=token)
+    assert result.cancelled and result.finish_reason == "cancelled"
+    assert len(seen) == 3 and result.text == "".join(seen)
+
+
+def test_json_schema_constrains_output(backend):
+    value, result = generate_json(backend, GenerationRequest(prompt="Question: what is 2+2?\nJSON:", max_tokens=40,
+                                                             json_schema=SCHEMA, seed=3))
+    assert isinstance(value["answer"], str) and json.loads(result.text) == value
+
+
+def test_invalid_json_is_retried_once_then_a_clear_error(backend):
+    with pytest.raises(ModelOutputError, match="invalid JSON twice"):  # 2 tokens cannot close the object
+        generate_json(backend, GenerationRequest(prompt="JSON:", max_tokens=2, json_schema=SCHEMA, seed=2))
+
+
+def test_chat_messages(backend):
+    result = generate(backend, GenerationRequest(messages=[{"role": "user", "content": "Say hello."}], max_tokens=8))
+    assert result.finish_reason in ("stop", "length")
+
+
+def test_missing_and_garbage_model_files_are_clear(tmp_path):
+    with pytest.raises(ConfigError, match="no model file"):
+        LocalBackend(tmp_path / "none.gguf").llama()
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"not a gguf at all")
+    with pytest.raises(ConfigError, match="cannot load bad.gguf"):
+        LocalBackend(bad).llama()
+
+
+def test_unreachable_server_is_clear_and_key_is_hidden():
+    from conftest import _free_port
+
+    backend = RemoteBackend(f"http://127.0.0.1:{_free_port()}", api_key="secret-key")
+    with pytest.raises(NetworkError, match="unreachable") as err:
+        generate(backend, GenerationRequest(prompt="x", max_tokens=2))
+    assert "secret-key" not in str(err.value) and "secret-key" not in repr(backend)
