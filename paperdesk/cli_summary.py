@@ -13,7 +13,7 @@ from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.library import Library
 from paperdesk.core.llm.factory import make_backend
 from paperdesk.core.sources.arxiv import ArxivClient
-from paperdesk.core.store import Paper
+from paperdesk.core.store import Paper, SummaryRevision
 
 
 def _paper(library: Library, ref: str, settings: Settings) -> Paper:
@@ -43,6 +43,13 @@ def _stream(args: argparse.Namespace):
     return write
 
 
+def _print_revision(args: argparse.Namespace, revision: SummaryRevision) -> None:
+    if args.json:
+        print_json({"text": revision.text, "revision": revision.revision, "status": revision.status})
+    else:
+        print(revision.text)
+
+
 def _finish(args: argparse.Namespace, result) -> int:
     if args.json:
         print_json(result.to_json())
@@ -61,10 +68,7 @@ def cmd_summarize(args: argparse.Namespace, settings: Settings) -> int:
         current = library.store.current_revision(paper.id)
         if current is None:
             raise PaperdeskError(f"{paper.id} has no summary yet; run `paperdesk summarize {paper.id}`")
-        if args.json:
-            print_json({"text": current.text, "revision": current.revision, "status": current.status})
-        else:
-            print(current.text)
+        _print_revision(args, current)
         return 0
     summarizer = Summarizer(library.store, make_backend(settings))
     return _finish(args, summarizer.summarize(paper.id, on_token=_stream(args)))
@@ -87,10 +91,8 @@ def _move(args: argparse.Namespace, settings: Settings, step: int) -> int:
     revision = library.store.move_revision(paper.id, step)
     if revision is None:
         raise PaperdeskError(f"nothing to {'undo' if step < 0 else 'redo'} for {paper.id}")
-    if args.json:
-        print_json({"text": revision.text, "revision": revision.revision, "status": revision.status})
-    else:
-        print(revision.text)
+    _print_revision(args, revision)
+    if not args.json:
         print(f"[now at revision {revision.revision}]", file=sys.stderr)
     return 0
 

@@ -122,17 +122,9 @@ class Summarizer:
         emit(parts[0])
 
         def write_section(n: int, section: str, heading: str, notes_text: str) -> None:
-            header = f"\n## {heading}\n"
-            parts.append(header)
-            emit(header)
-            result = generate(self.backend, make_request(
-                self.backend, render("summarize_section", title=paper.title, notes=notes_text,
-                                     section=section, heading=heading),
-                max_tokens=self.section_tokens, stop=["\n#", "\n\n\n", "Notes on"], temperature=0.3, seed=n),
-                on_token=lambda t: (emit(t), timings.setdefault("first_token_s", time.perf_counter() - start)),
-                cancel=token)
-            kept = [ln for ln in drop_repeats(result.text).splitlines() if CITATION.sub("", ln).strip(" -*#\t")]
-            parts.append("\n".join(kept).strip() + "\n")
+            prompt = render("summarize_section", title=paper.title, notes=notes_text, section=section, heading=heading)
+            body = self._section(heading, prompt, "Notes on", n, emit, token, timings, start)
+            parts.append(f"\n## {heading}\n{body}\n")
             if progress is not None:
                 progress(Progress("reduce", n, len(SECTIONS), "sections"))
 
@@ -199,17 +191,10 @@ class Summarizer:
             if token.cancelled:
                 break
             old = old_sections.get(heading, "")
-            header = f"\n## {heading}\n"
-            parts.append(header)
-            emit(header)
-            result = generate(self.backend, make_request(
-                self.backend, render("improve_section", title=paper.title, sources=source_text, section=section,
-                                     old=old or "(empty)", feedback=feedback.strip(), heading=heading),
-                max_tokens=self.section_tokens, stop=["\n#", "\n\n\n", "Passages from"], temperature=0.3, seed=n),
-                on_token=lambda t: (emit(t), timings.setdefault("first_token_s", time.perf_counter() - start)),
-                cancel=token)
-            text = "\n".join(ln for ln in drop_repeats(result.text).splitlines() if CITATION.sub("", ln).strip(" -*#\t"))
-            parts.append((text.strip() or old) + "\n")
+            prompt = render("improve_section", title=paper.title, sources=source_text, section=section,
+                            old=old or "(empty)", feedback=feedback.strip(), heading=heading)
+            text = self._section(heading, prompt, "Passages from", n, emit, token, timings, start)
+            parts.append(f"\n## {heading}\n{text or old}\n")
         timings["total_s"] = time.perf_counter() - start
         supported = {p for c in sources for p in range(c.page_start, c.page_end + 1)}
         supported |= {int(m.group(1)) for m in CITATION.finditer(current.text)}
@@ -218,6 +203,28 @@ class Summarizer:
         chunks = sources + [c for c in self.store.chunks_of(paper_id)]
         citations = [self._citation(page, chunks) for page in dict.fromkeys(checked.kept)]
         return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings)
+
+    def _section(
+        self,
+        heading: str,
+        prompt: str,
+        prompt_start: str,
+        seed: int,
+        emit: Callable[[str], None],
+        token: CancelToken,
+        timings: dict[str, float],
+        start: float,
+    ) -> str:
+        """Stream one '## heading' section; return its body without repeats or citation-only lines."""
+        header = f"\n## {heading}\n"
+        emit(header)
+        result = generate(self.backend, make_request(
+            self.backend, prompt, max_tokens=self.section_tokens, stop=["\n#", "\n\n\n", prompt_start],
+            temperature=0.3, seed=seed),
+            on_token=lambda t: (emit(t), timings.setdefault("first_token_s", time.perf_counter() - start)),
+            cancel=token)
+        kept = [ln for ln in drop_repeats(result.text).splitlines() if CITATION.sub("", ln).strip(" -*#\t")]
+        return "\n".join(kept).strip()
 
     @staticmethod
     def _citation(page: int, excerpts: list[Chunk]) -> dict[str, Any]:
