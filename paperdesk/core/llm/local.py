@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from pathlib import Path
@@ -9,6 +10,31 @@ from typing import Any, Iterator
 
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm.backend import GenerationRequest
+
+
+_log = logging.getLogger("paperdesk.llama")
+_log_callback: Any = None  # kept referenced: llama.cpp holds a raw pointer to it
+
+
+def _quiet_llama_logs() -> None:
+    """Send llama.cpp's own log lines to Python logging at debug level instead of the terminal.
+
+    llama.cpp logs harmless notes as errors (the SWA cache notice of Gemma 3); real
+    failures reach us as exceptions from the load or the decode.
+    """
+    global _log_callback
+    if _log_callback is not None:
+        return
+    import ctypes
+
+    import llama_cpp
+
+    @llama_cpp.llama_log_callback
+    def forward(level: int, text: bytes, _user: Any) -> None:
+        _log.debug("%s", text.decode("utf-8", "replace").rstrip())
+
+    _log_callback = forward
+    llama_cpp.llama_log_set(forward, ctypes.c_void_p(0))
 
 
 class LocalBackend:
@@ -28,6 +54,7 @@ class LocalBackend:
             if self._llama is None:
                 from llama_cpp import Llama
 
+                _quiet_llama_logs()
                 if not self.model_path.is_file():
                     raise ConfigError(f"no model file at {self.model_path}; set llm.model_path or put a GGUF in models/")
                 try:
@@ -54,6 +81,8 @@ class LocalBackend:
         }
         if request.seed is not None:
             options["seed"] = request.seed
+        if request.repeat_penalty is not None:
+            options["repeat_penalty"] = request.repeat_penalty
         if request.logit_bias:
             options["logit_bias"] = request.logit_bias
         if request.json_schema is not None:
