@@ -1,44 +1,130 @@
-"""Cited answers for sem-search: hybrid search over the library, then an answer citing [n] sources.
+"""Cited answers and reports from the library: hybrid search, then text citing [n] sources.
 
 Each [n] maps to (paper, page, snippet) of the n-th source passage. Numbers
 the sources do not have are removed; if nothing relevant is found the answer
-says so instead of inventing one.
+says so instead of inventing one. The same engine writes sem-search answers,
+their improved revisions, and (for now, one retrieval round) research reports.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import numpy as np
+
+from paperdesk.core.agents.attribution import (
+    SOURCE_REF,
+    drop_copied,
+    extract,
+    ground,
+    strip_echo,
+    trim_loops,
+    usable,
+)
 from paperdesk.core.agents.summarizer import drop_repeats, make_request
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.library import Hit, Library
 from paperdesk.core.llm.backend import Backend, generate
-from paperdesk.core.prompts import render
+from paperdesk.core.prompts import render, template as template_text
 
-SOURCE_REF = re.compile(r"\[(\d{1,2})\]")
 MIN_VECTOR = 0.25  # below this cosine, with no keyword match, a passage is not about the question
 NOTHING_FOUND = "Nothing in your library answers this; add papers on the topic (find, then summarize) and ask again."
+SOURCE_WORDS = 60  # words of each passage in the prompt: a small model loses the task in long prompts
+LEAD = "The passages show that"
+FALLBACK_NOTE = "The model gave no usable answer; the passages' sentences closest to the question are:"
+STOPS = ["\nQ:", "\nQuestion:", "\nSource ", "\nSources:", "\nPassages:", "\nResearch question:", "\n\n"]
 
 
 @dataclass
 class AnswerResult:
     text: str
-    citations: list[dict[str, Any]]
+    citations: list[dict[str, Any]]  # the sources the text cites
     hits: list[Hit]
     cancelled: bool
     timings: dict[str, float] = field(default_factory=dict)
+    removed_citations: list[int] = field(default_factory=list)  # the model's [n] that its source does not support
+    fallback: bool = False  # the text quotes the passages because the model's was unusable
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": self.citations, "hits": [h.to_json() for h in self.hits],
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
+    @property
+    def sources(self) -> list[dict[str, Any]]:
+        """Every passage the text was written from, numbered as cited, with `cited` marked."""
+        cited = {c["n"] for c in self.citations}
+        return [{**_source(n, h), "cited": n in cited} for n, h in enumerate(self.hits, start=1)]
+
+    @property
+    def cited_papers(self) -> list[str]:
+        """Paper ids the text cites, in order; all source papers when it cites none."""
+        cited = [c["paper_id"] for c in self.citations] or [h.paper_id for h in self.hits]
+        return list(dict.fromkeys(cited))
+
 
 def relevant(hits: list[Hit]) -> list[Hit]:
     """Hits about the question: close in meaning, or keyword-only hits the vector side never scored."""
     return [h for h in hits if (h.vector_score or 0.0) >= MIN_VECTOR or (h.vector_score is None and h.keyword_score)]
+
+
+def retrieve(library: Library, question: str, k: int = 5) -> list[Hit]:
+    """The library passages relevant to a question, best first (empty when nothing is)."""
+    return relevant(library.search(question, k=k))
+
+
+def write(
+    library: Library,
+    backend: Backend,
+    question: str,
+    hits: list[Hit],
+    template: str = "answer",
+    on_token: Callable[[str], None] | None = None,
+    cancel: CancelToken | None = None,
+    max_tokens: int = 160,
+    **values: str,
+) -> AnswerResult:
+    """Generate text from `hits` with prompt `template`, then ground it: every [n] checked, sentences attributed.
+
+    Completion models get the answer's first words written for them (LEAD): small base
+    models continue a started sentence far more reliably than they fill an empty slot.
+    When the model's text is unusable, the answer quotes the passages instead and says so.
+    """
+    start = time.perf_counter()
+    if not hits:
+        if on_token is not None:
+            on_token(NOTHING_FOUND)
+        return AnswerResult(NOTHING_FOUND, [], [], False, {"total_s": 0.0})
+    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
+    passages = [" ".join(chunks[h.chunk_id].text.split()[:SOURCE_WORDS]) for h in hits]
+    sources = "\n".join(f"Source {n} ({_short(h.title)}, page {h.page_start}): {passages[n - 1]}"
+                        for n, h in enumerate(hits, start=1))
+    lead = "" if getattr(backend, "chat_template", None) else LEAD
+    prompt = render(template, sources=sources, question=question.strip(), **values).rstrip()
+    if lead:
+        prompt = f"{prompt} {lead}"
+        if on_token is not None:
+            on_token(lead + " ")
+    result = generate(backend, make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, temperature=0.2,
+                                            seed=1, repeat_penalty=1.15), on_token=on_token, cancel=cancel)
+    generated = drop_copied(trim_loops(strip_echo(drop_repeats(result.text))), template_text(template))
+    encode = library.embedder.encode
+    vectors = library.store.embeddings_by_ids([h.chunk_id for h in hits])
+    matrix = np.stack([vectors[h.chunk_id] for h in hits])
+    fallback = not result.cancelled and not usable(generated)
+    if fallback:
+        quoted = extract(library.embedder.encode_query(question), passages, encode)
+        text = f"{FALLBACK_NOTE} {quoted}" if quoted else NOTHING_FOUND
+        removed: list[int] = []
+    else:
+        joined = f"{lead} {generated.lstrip()}" if lead else generated
+        grounded = ground(joined.strip(), matrix, encode, passages)
+        text, removed = grounded.text, grounded.removed
+    used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(hits)})
+    citations = [_source(n, hits[n - 1]) for n in used]
+    timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
+    return AnswerResult(text.strip(), citations, hits, result.cancelled, timings, removed, fallback)
 
 
 def answer(
@@ -50,29 +136,41 @@ def answer(
     cancel: CancelToken | None = None,
     max_tokens: int = 160,
 ) -> AnswerResult:
+    """Search, then answer citing the passages found."""
     start = time.perf_counter()
-    hits = relevant(library.search(question, k=k))
-    timings = {"search_s": time.perf_counter() - start}
-    if not hits:
-        if on_token is not None:
-            on_token(NOTHING_FOUND)
-        return AnswerResult(NOTHING_FOUND, [], [], False, timings)
-    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
-    sources = "\n".join(
-        f"[{n}] ({h.title}, p. {h.page_start}) {' '.join(chunks[h.chunk_id].text.split()[:120])}"
-        for n, h in enumerate(hits, start=1)
-    )
-    result = generate(backend, make_request(backend, render("answer", sources=sources, question=question.strip()),
-                                            max_tokens=max_tokens, stop=["\nQuestion:", "\nSources:", "\n\n\n"],
-                                            temperature=0.2, seed=1),
-                      on_token=on_token, cancel=cancel)
-    timings["first_token_s"] = (result.first_token_s or 0.0) + timings["search_s"]
-    timings["total_s"] = time.perf_counter() - start
-    text = SOURCE_REF.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= len(hits) else "", drop_repeats(result.text))
-    used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text)})
-    citations = [
-        {"n": n, "paper_id": hits[n - 1].paper_id, "page": hits[n - 1].page_start, "chunk_id": hits[n - 1].chunk_id,
-         "quote": hits[n - 1].snippet.replace("**", "")}
-        for n in used
-    ]
-    return AnswerResult(text.strip(), citations, hits, result.cancelled, timings)
+    hits = retrieve(library, question, k)
+    search_s = time.perf_counter() - start
+    result = write(library, backend, question, hits, on_token=on_token, cancel=cancel, max_tokens=max_tokens)
+    result.timings["search_s"] = search_s
+    result.timings["first_token_s"] = result.timings.get("first_token_s", 0.0) + search_s
+    result.timings["total_s"] = time.perf_counter() - start
+    return result
+
+
+def improve(
+    library: Library,
+    backend: Backend,
+    question: str,
+    old_text: str,
+    feedback: str,
+    k: int = 5,
+    template: str = "improve_answer",
+    on_token: Callable[[str], None] | None = None,
+    cancel: CancelToken | None = None,
+    max_tokens: int = 160,
+) -> AnswerResult:
+    """A new answer that follows the reader's request, from passages found for question + request."""
+    hits = retrieve(library, f"{question} {feedback}", k) or retrieve(library, question, k)
+    return write(library, backend, question, hits, template, on_token, cancel, max_tokens,
+                 old=" ".join(old_text.split()) or "(none)", feedback=feedback.strip())
+
+
+def _short(title: str) -> str:
+    """The part of a title before its colon: what a reader would call the paper."""
+    head = title.split(":", 1)[0].strip()
+    return head if 3 <= len(head) <= 60 else " ".join(title.split()[:6])
+
+
+def _source(n: int, hit: Hit) -> dict[str, Any]:
+    return {"n": n, "paper_id": hit.paper_id, "title": hit.title, "page": hit.page_start, "chunk_id": hit.chunk_id,
+            "quote": hit.snippet.replace("**", "")}

@@ -24,6 +24,7 @@ class GenerationRequest:
     seed: int | None = None
     json_schema: dict[str, Any] | None = None
     logit_bias: dict[int, float] | None = None  # token id -> bias (local backend)
+    repeat_penalty: float | None = None  # llama.cpp's penalty on recently generated tokens (>1 discourages loops)
 
     def __post_init__(self) -> None:
         if (self.prompt is None) == (self.messages is None):

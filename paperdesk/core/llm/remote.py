@@ -37,6 +37,8 @@ class RemoteBackend:
             body["stop"] = request.stop
         if request.seed is not None:
             body["seed"] = request.seed
+        if request.repeat_penalty is not None:  # llama.cpp's server reads it; other servers ignore it
+            body["repeat_penalty"] = request.repeat_penalty
         if request.json_schema is not None:
             from llama_cpp.llama_grammar import json_schema_to_gbnf
 

@@ -1,0 +1,148 @@
+"""Grounding generated text in its sources: check every [n], attribute uncited sentences, extract.
+
+A small model rarely cites and sometimes cites the wrong passage. Each
+sentence is compared (sentence embedding . stored chunk embedding) with the
+source passages: a model's [n] stays only when the sentence is close to
+passage n; a sentence without a citation gets the closest passage when it is
+close enough. When the model's text is unusable, an extractive answer quotes
+the passages' sentences closest to the question instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+SOURCE_REF = re.compile(r"\s?\[(\d{1,2})\]")
+SUPPORT = 0.4  # cosine at which a sentence counts as coming from a passage
+KEEP = 0.25  # a model's own [n] is kept when the sentence is at least this close to passage n
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
+_ECHO = re.compile(r"^\s*(?:Source \d+\s*\(|Sources?:|Passages?:|Q:|A \(with|Question:|Answer:|Report:)", re.I)
+
+Encoder = Callable[[Sequence[str]], np.ndarray]
+
+
+@dataclass
+class Grounded:
+    text: str
+    removed: list[int] = field(default_factory=list)  # model citations no passage supports
+    added: list[int] = field(default_factory=list)  # citations attached by similarity
+
+
+def split_sentences(text: str) -> list[str]:
+    out: list[str] = []
+    for line in text.splitlines():
+        out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
+    return out
+
+
+def strip_echo(text: str) -> str:
+    """Drop lines where the model repeats the prompt's scaffolding instead of answering."""
+    return "\n".join(line for line in text.splitlines() if not _ECHO.match(line)).strip()
+
+
+def trim_loops(text: str, n: int = 4) -> str:
+    """Cut the text where a phrase of `n` words comes back a second time (a small model's loop)."""
+    words = text.split()
+    seen: set[tuple[str, ...]] = set()
+    for i in range(len(words) - n + 1):
+        gram = tuple(w.lower().strip(",.;:") for w in words[i : i + n])
+        if gram in seen:
+            return " ".join(words[:i]).rstrip(",;: ") + ("" if words[i - 1][-1:] in ".!?" else ".")
+        seen.add(gram)
+    return text
+
+
+def drop_copied(text: str, examples: str, n: int = 4, limit: float = 0.3) -> str:
+    """Remove sentences the model copied from the prompt's worked examples (a base-model habit)."""
+    seen = _ngrams(examples, n)
+    kept = [s for s in split_sentences(text) if not _copied(s, seen, n, limit)]
+    return " ".join(kept)
+
+
+def _ngrams(text: str, n: int) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def _copied(sentence: str, seen: set[tuple[str, ...]], n: int, limit: float) -> bool:
+    grams = _ngrams(sentence, n)
+    return bool(grams) and len(grams & seen) / len(grams) >= limit
+
+
+def shares_words(sentence: str, passage: str, minimum: int = 2) -> bool:
+    """At least `minimum` content words of the sentence occur in the passage."""
+    words = {w for w in re.findall(r"[a-z]{4,}", sentence.lower()) if w not in _STOPWORDS}
+    return len(words & set(re.findall(r"[a-z]{4,}", passage.lower()))) >= minimum
+
+
+_STOPWORDS = frozenset("that this with from have they their there which what when were been also these those "
+                       "into than then them more most such some show shows passages about other".split())
+
+
+def usable(text: str, min_words: int = 4) -> bool:
+    """Enough real words to be an answer (not digits, punctuation or scaffolding)."""
+    return len(re.findall(r"[A-Za-z]{2,}", SOURCE_REF.sub("", text))) >= min_words
+
+
+def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequence[str]) -> Grounded:
+    """Verify and add [n] citations sentence by sentence.
+
+    `passages` holds one unit vector per source, `passage_texts` their words: a
+    citation needs both closeness in meaning and shared content words, so a
+    sentence that is merely on the topic is not credited to a source.
+    """
+    sentences = split_sentences(text)
+    if not sentences or len(passages) == 0:
+        return Grounded(text)
+    vectors = encode([SOURCE_REF.sub("", s) for s in sentences])
+    sims = vectors @ passages.T
+    removed: list[int] = []
+    added: list[int] = []
+    out = []
+    for i, sentence in enumerate(sentences):
+        cited = [int(m) for m in SOURCE_REF.findall(sentence)]
+        bad = [n for n in cited if not 1 <= n <= len(passages) or sims[i, n - 1] < KEEP]
+        if bad:
+            removed.extend(bad)
+            sentence = SOURCE_REF.sub(lambda m: "" if int(m.group(1)) in bad else m.group(0), sentence)
+        if not SOURCE_REF.search(sentence):
+            best = int(np.argmax(sims[i]))
+            if sims[i, best] >= SUPPORT and shares_words(sentence, passage_texts[best]):
+                added.append(best + 1)
+                sentence = _cite(sentence, best + 1)
+        out.append(sentence)
+    return Grounded(" ".join(out), removed, added)
+
+
+def _prose(sentence: str) -> bool:
+    """A quotable sentence: 6-45 words, mostly plain lower-case words, no addresses or headings."""
+    words = sentence.split()
+    if not 6 <= len(words) <= 45 or "@" in sentence or sentence.isupper():
+        return False
+    plain = sum(1 for w in words if re.fullmatch(r"[a-z][a-z'-]*[.,;:]?", w))
+    return plain / len(words) >= 0.6
+
+
+def _cite(sentence: str, n: int) -> str:
+    match = re.search(r"[.!?]+[\"')\]]*$", sentence)
+    if match:
+        return f"{sentence[: match.start()]} [{n}]{sentence[match.start():]}"
+    return f"{sentence} [{n}]"
+
+
+def extract(question_vector: np.ndarray, passages: Sequence[str], encode: Encoder, limit: int = 3) -> str:
+    """The passages' sentences closest to the question, each cited, best first."""
+    candidates: list[tuple[int, str]] = []
+    for n, passage in enumerate(passages, start=1):
+        for sentence in split_sentences(" ".join(passage.split())):
+            if _prose(sentence):
+                candidates.append((n, sentence))
+    if not candidates:
+        return ""
+    scores = encode([s for _, s in candidates]) @ question_vector
+    order = np.argsort(-scores)[:limit]
+    return " ".join(_cite(candidates[i][1], candidates[i][0]) for i in order)
