@@ -70,7 +70,7 @@ def cmd_summarize(args: argparse.Namespace, settings: Settings) -> int:
             raise PaperdeskError(f"{paper.id} has no summary yet; run `paperdesk summarize {paper.id}`")
         _print_revision(args, current)
         return 0
-    summarizer = Summarizer(library.store, make_backend(settings))
+    summarizer = Summarizer.from_settings(library.store, make_backend(settings), settings)
     return _finish(args, summarizer.summarize(paper.id, on_token=_stream(args)))
 
 
@@ -78,10 +78,8 @@ def cmd_improve(args: argparse.Namespace, settings: Settings) -> int:
     library = Library(settings)
     paper = library.get(args.id)
     feedback = " ".join(args.feedback)
-    hits = library.search(feedback, k=3, papers=[paper.id])
-    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
-    sources = [chunks[h.chunk_id] for h in hits if h.chunk_id in chunks]
-    summarizer = Summarizer(library.store, make_backend(settings))
+    sources = library.passages(feedback, k=3, papers=[paper.id])
+    summarizer = Summarizer.from_settings(library.store, make_backend(settings), settings)
     return _finish(args, summarizer.improve(paper.id, feedback, sources, on_token=_stream(args)))
 
 
@@ -112,7 +110,8 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     question = " ".join(args.question).strip()
     if not question:
         raise PaperdeskError("ask needs a question, e.g. paperdesk ask how do readers track citations")
-    result = answer(library, make_backend(settings), question, k=args.k, on_token=_stream(args))
+    result = answer(library, make_backend(settings), question, k=args.k, on_token=_stream(args),
+                    max_tokens=settings["answer.max_tokens"])
     if args.json:
         print_json(result.to_json())
         return 0

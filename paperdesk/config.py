@@ -52,6 +52,7 @@ KEYS: tuple[Key, ...] = (
     Key("arxiv.num_retries", int, 3, lambda v: v >= 0),
     Key("arxiv.timeout", float, 30.0, _positive),
     Key("arxiv.max_results", int, 20, _positive),
+    Key("arxiv.offline_retry_seconds", float, 60.0, lambda v: v >= 0, "seconds find stays off after arXiv was unreachable"),
     Key("search.mode", str, "hybrid", choices=("hybrid", "keyword", "vector")),
     Key("search.fusion", str, "convex", choices=("rrf", "convex")),
     Key("search.alpha", float, 0.5, _fraction, "weight of the vector score in convex fusion"),
@@ -68,6 +69,12 @@ KEYS: tuple[Key, ...] = (
     Key("llm.remote_url", str, "", hint="base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000"),
     Key("llm.api_key", str, ""),
     Key("llm.timeout", float, 120.0, _positive),
+    Key("summary.section_tokens", int, 90, _positive, "tokens per summary section"),
+    Key("summary.map_tokens", int, 80, _positive, "tokens of notes per excerpt"),
+    Key("answer.k", int, 5, _positive, "passages a sem-search answer is written from"),
+    Key("answer.max_tokens", int, 160, _positive),
+    Key("research.k", int, 8, _positive, "passages a research report is written from"),
+    Key("research.max_tokens", int, 320, _positive),
 )
 KEYS_BY_NAME = {k.name: k for k in KEYS}
 

@@ -29,7 +29,7 @@ from paperdesk.core.search.hybrid import HybridRanker
 from paperdesk.core.search.keyword import KeywordDoc, KeywordIndex
 from paperdesk.core.search.vectors import VectorIndex
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
-from paperdesk.core.store import Paper, Store
+from paperdesk.core.store import Chunk, Paper, Store
 
 ORPHAN_AGE = 3600.0  # seconds before a stray temp file or unowned PDF counts as left behind
 
@@ -307,6 +307,12 @@ class Library:
                     chunk.section, snippet, r.score, r.keyword, r.vector)
             )
         return hits
+
+    def passages(self, query: str, k: int = 3, papers: Sequence[str] | None = None) -> list[Chunk]:
+        """The chunks hybrid search finds for `query`, best first."""
+        hits = self.search(query, k=k, papers=papers)
+        chunks = self.store.chunks_by_ids([h.chunk_id for h in hits])
+        return [chunks[h.chunk_id] for h in hits if h.chunk_id in chunks]
 
 
 def _lead(text: str, limit: int = 240) -> str:

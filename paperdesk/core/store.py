@@ -16,11 +16,14 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+if TYPE_CHECKING:
+    import numpy as np
 
 from paperdesk.core.errors import StoreError, UnknownPaperError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 MIGRATIONS: dict[int, str] = {
     1: """
@@ -103,6 +106,28 @@ MIGRATIONS: dict[int, str] = {
         revision INTEGER NOT NULL,
         redo_limit INTEGER NOT NULL
     );
+    """,
+    3: """
+    CREATE TABLE drafts (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind       TEXT NOT NULL CHECK (kind IN ('answer', 'report')),
+        query      TEXT NOT NULL,
+        created    REAL NOT NULL,
+        revision   INTEGER NOT NULL DEFAULT 0,
+        redo_limit INTEGER NOT NULL DEFAULT 0,
+        report_id  INTEGER REFERENCES reports(id) ON DELETE SET NULL
+    );
+    CREATE TABLE draft_revisions (
+        draft_id INTEGER NOT NULL REFERENCES drafts(id) ON DELETE CASCADE,
+        revision INTEGER NOT NULL,
+        text     TEXT NOT NULL,
+        sources  TEXT NOT NULL DEFAULT '[]',
+        feedback TEXT NOT NULL DEFAULT '',
+        status   TEXT NOT NULL CHECK (status IN ('draft', 'interrupted')),
+        created  REAL NOT NULL,
+        PRIMARY KEY (draft_id, revision)
+    );
+    ALTER TABLE reports ADD COLUMN updated REAL
     """,
 }
 
@@ -227,7 +252,7 @@ class Store:
                 raise
             self._conn.execute("COMMIT")
 
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
 
@@ -245,7 +270,7 @@ class Store:
 
     @property
     def schema_version(self) -> int:
-        return self._query("PRAGMA user_version")[0][0]
+        return self.query("PRAGMA user_version")[0][0]
 
     # -- papers -----------------------------------------------------------------
 
@@ -317,15 +342,15 @@ class Store:
         return chunk_ids
 
     def tombstones(self) -> list[tuple[str, list[int]]]:
-        return [(r[0], json.loads(r[1])) for r in self._query("SELECT paper_id, chunk_ids FROM index_tombstones")]
+        return [(r[0], json.loads(r[1])) for r in self.query("SELECT paper_id, chunk_ids FROM index_tombstones")]
 
     def get_paper(self, paper_id: str) -> Paper | None:
-        rows = self._query("SELECT * FROM papers WHERE id = ?", (paper_id,))
+        rows = self.query("SELECT * FROM papers WHERE id = ?", (paper_id,))
         return _paper_from_row(rows[0]) if rows else None
 
     def find_by_arxiv(self, arxiv_id: str) -> list[Paper]:
         """Papers stored under an arXiv id (any version), newest version first."""
-        rows = self._query("SELECT * FROM papers WHERE arxiv_id = ? ORDER BY version DESC", (arxiv_id,))
+        rows = self.query("SELECT * FROM papers WHERE arxiv_id = ? ORDER BY version DESC", (arxiv_id,))
         return [_paper_from_row(r) for r in rows]
 
     def list_papers(self, limit: int | None = None, offset: int = 0) -> list[Paper]:
@@ -334,28 +359,28 @@ class Store:
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params = (limit, offset)
-        return [_paper_from_row(r) for r in self._query(sql, params)]
+        return [_paper_from_row(r) for r in self.query(sql, params)]
 
     def count_papers(self) -> int:
-        return self._query("SELECT COUNT(*) FROM papers")[0][0]
+        return self.query("SELECT COUNT(*) FROM papers")[0][0]
 
     def papers_by_ids(self, ids: Sequence[str]) -> dict[str, Paper]:
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        return {r["id"]: _paper_from_row(r) for r in self._query(f"SELECT * FROM papers WHERE id IN ({marks})", ids)}
+        return {r["id"]: _paper_from_row(r) for r in self.query(f"SELECT * FROM papers WHERE id IN ({marks})", ids)}
 
     def pending_papers(self) -> list[str]:
-        return [r[0] for r in self._query("SELECT id FROM papers WHERE index_state = 'pending'")]
+        return [r[0] for r in self.query("SELECT id FROM papers WHERE index_state = 'pending'")]
 
     # -- pages and chunks -------------------------------------------------------
 
     def page_text(self, paper_id: str, page_no: int) -> str | None:
-        rows = self._query("SELECT text FROM pages WHERE paper_id = ? AND page_no = ?", (paper_id, page_no))
+        rows = self.query("SELECT text FROM pages WHERE paper_id = ? AND page_no = ?", (paper_id, page_no))
         return rows[0][0] if rows else None
 
     def chunks_of(self, paper_id: str) -> list[Chunk]:
-        rows = self._query(
+        rows = self.query(
             "SELECT id, paper_id, ordinal, page_start, page_end, section, text FROM chunks "
             "WHERE paper_id = ? ORDER BY ordinal",
             (paper_id,),
@@ -367,7 +392,7 @@ class Store:
         for start in range(0, len(ids), 900):
             part = list(ids[start : start + 900])
             marks = ",".join("?" * len(part))
-            for r in self._query(
+            for r in self.query(
                 f"SELECT id, paper_id, ordinal, page_start, page_end, section, text FROM chunks WHERE id IN ({marks})",
                 part,
             ):
@@ -381,18 +406,31 @@ class Store:
                 "SELECT c.id, c.embedding FROM chunks c JOIN papers p ON p.id = c.paper_id "
                 "WHERE p.index_state = 'indexed' ORDER BY c.id"
             )
-            return [(r[0], r[1]) for r in self._query(sql)]
-        return [(r[0], r[1]) for r in self._query("SELECT id, embedding FROM chunks WHERE paper_id = ? ORDER BY id", (paper_id,))]
+            return [(r[0], r[1]) for r in self.query(sql)]
+        return [(r[0], r[1]) for r in self.query("SELECT id, embedding FROM chunks WHERE paper_id = ? ORDER BY id", (paper_id,))]
+
+    def embeddings_by_ids(self, ids: Sequence[int]) -> dict[int, "np.ndarray"]:
+        """Chunk id -> stored unit vector (float32), for the ids that have one."""
+        import numpy as np
+
+        out: dict[int, np.ndarray] = {}
+        for start in range(0, len(ids), 900):
+            part = list(ids[start : start + 900])
+            marks = ",".join("?" * len(part))
+            for cid, blob in self.query(f"SELECT id, embedding FROM chunks WHERE id IN ({marks})", part):
+                if blob is not None:
+                    out[cid] = np.frombuffer(blob, dtype=np.float32)
+        return out
 
     def count_chunks(self, indexed_only: bool = False) -> int:
         if indexed_only:
             sql = "SELECT COUNT(*) FROM chunks c JOIN papers p ON p.id = c.paper_id WHERE p.index_state = 'indexed'"
-            return self._query(sql)[0][0]
-        return self._query("SELECT COUNT(*) FROM chunks")[0][0]
+            return self.query(sql)[0][0]
+        return self.query("SELECT COUNT(*) FROM chunks")[0][0]
 
     def chunk_ids_of(self, paper_ids: Sequence[str]) -> list[int]:
         marks = ",".join("?" * len(paper_ids))
-        return [r[0] for r in self._query(f"SELECT id FROM chunks WHERE paper_id IN ({marks})", paper_ids)]
+        return [r[0] for r in self.query(f"SELECT id FROM chunks WHERE paper_id IN ({marks})", paper_ids)]
 
     def indexed_chunks(self, paper_ids: Sequence[str] | None = None) -> list[tuple[Chunk, str]]:
         """(chunk, paper title) for the given papers, or for every indexed paper."""
@@ -401,10 +439,10 @@ class Store:
             "FROM chunks c JOIN papers p ON p.id = c.paper_id "
         )
         if paper_ids is None:
-            rows = self._query(sql + "WHERE p.index_state = 'indexed' ORDER BY c.id")
+            rows = self.query(sql + "WHERE p.index_state = 'indexed' ORDER BY c.id")
         else:
             marks = ",".join("?" * len(paper_ids))
-            rows = self._query(sql + f"WHERE p.id IN ({marks}) ORDER BY c.id", list(paper_ids))
+            rows = self.query(sql + f"WHERE p.id IN ({marks}) ORDER BY c.id", list(paper_ids))
         return [(Chunk(*r[:7]), r[7]) for r in rows]
 
     # -- summary revisions ------------------------------------------------------
@@ -436,7 +474,7 @@ class Store:
             )
 
     def current_revision(self, paper_id: str) -> SummaryRevision | None:
-        rows = self._query(
+        rows = self.query(
             "SELECT r.paper_id, r.revision, r.text, r.created, r.status FROM summary_revisions r "
             "JOIN summary_cursor c ON c.paper_id = r.paper_id AND c.revision = r.revision WHERE r.paper_id = ?",
             (paper_id,),
@@ -444,7 +482,7 @@ class Store:
         return SummaryRevision(*rows[0]) if rows else None
 
     def revisions(self, paper_id: str) -> list[SummaryRevision]:
-        rows = self._query(
+        rows = self.query(
             "SELECT paper_id, revision, text, created, status FROM summary_revisions WHERE paper_id = ? ORDER BY revision",
             (paper_id,),
         )
@@ -462,10 +500,23 @@ class Store:
             conn.execute("UPDATE summary_cursor SET revision = ? WHERE paper_id = ?", (target, paper_id))
         return self.current_revision(paper_id)
 
+    def discard_revisions_after(self, paper_id: str, base: int | None) -> None:
+        """Drop revisions newer than `base` (all of them when None) and point the cursor back at `base`."""
+        keep = base or 0
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM summary_revisions WHERE paper_id = ? AND revision > ?", (paper_id, keep))
+            if keep:
+                conn.execute(
+                    "INSERT OR REPLACE INTO summary_cursor (paper_id, revision, redo_limit) VALUES (?, ?, ?)",
+                    (paper_id, keep, keep),
+                )
+            else:
+                conn.execute("DELETE FROM summary_cursor WHERE paper_id = ?", (paper_id,))
+
     # -- meta -------------------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
-        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
 
     def set_meta(self, key: str, value: str) -> None:
@@ -482,10 +533,14 @@ class Store:
             )
 
     def history(self, limit: int = 100) -> list[tuple[str, str, str, float]]:
-        rows = self._query(
+        rows = self.query(
             "SELECT command, state, outcome, created FROM command_history ORDER BY id DESC LIMIT ?", (limit,)
         )
         return [tuple(r) for r in reversed(rows)]  # type: ignore[misc]
+
+    def clear_history(self) -> int:
+        with self.transaction() as conn:
+            return conn.execute("DELETE FROM command_history").rowcount
 
 
 def _split_sql(script: str) -> list[str]:

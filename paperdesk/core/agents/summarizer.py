@@ -100,6 +100,11 @@ class Summarizer:
         self.section_tokens = section_tokens
         self.map_tokens = map_tokens
 
+    @classmethod
+    def from_settings(cls, store: Store, backend: Backend, settings: Any) -> "Summarizer":
+        """Output lengths from the summary.* settings."""
+        return cls(store, backend, settings["summary.section_tokens"], settings["summary.map_tokens"])
+
     def summarize(
         self,
         paper_id: str,
