@@ -1,7 +1,7 @@
 """Every command in every state, against the command table of shared/spec/workflow.md.
 
-The expected table below is copied from the spec by hand (not generated from
-the model's RULES), so a drift between spec and model fails here.
+The expected table (tests/spec_table.py) is copied from the spec by hand, not
+generated from the model's RULES, so a drift between spec and model fails here.
 """
 
 import pytest
@@ -9,30 +9,9 @@ from statemachine.exceptions import TransitionNotAllowed
 
 from paperdesk.core.commands import COMMANDS
 from paperdesk.core.workflow import STATE_NAMES, WorkflowContext, new_workflow
+from spec_table import ALL, SPEC_TABLE
 
-ALL = {"initial", "select-new", "draft-summary", "summarized", "select-view", "draft-sem-search", "draft-research"}
-ANY_STAR = ALL - {"draft-summary"}
 SAME = None
-
-# command -> {allowed state: (next state when it finds something, next state when it finds nothing)}
-SPEC_TABLE = {
-    "find": {s: ("select-new", "initial") for s in ANY_STAR},
-    "summarize": {"select-new": ("draft-summary", "draft-summary")},
-    "improve": {s: (SAME, SAME) for s in ("draft-summary", "summarized", "draft-sem-search", "draft-research")},
-    "notes": {s: (SAME, SAME) for s in ("draft-summary", "summarized")},
-    "save": {"draft-summary": ("summarized", "summarized"), "draft-sem-search": (SAME, SAME),
-             "draft-research": (SAME, SAME)},
-    "abandon": {"draft-summary": ("initial", "initial")},
-    "sem-search": {s: ("draft-sem-search", "initial") for s in ANY_STAR},
-    "research": {s: ("draft-research", "initial") for s in ANY_STAR},
-    "list": {s: ("select-view", "initial") for s in ANY_STAR - {"draft-research"}},
-    "summary": {s: (SAME, SAME) for s in ("select-view", "draft-sem-search", "draft-research")},
-    "open": {s: (SAME, SAME) for s in ("select-view", "draft-sem-search", "draft-research")},
-    # the spec's planned extension: undo / redo over draft revisions in any draft state
-    "undo": {s: (SAME, SAME) for s in ("draft-summary", "summarized", "draft-sem-search", "draft-research")},
-    "redo": {s: (SAME, SAME) for s in ("draft-summary", "summarized", "draft-sem-search", "draft-research")},
-    **{c: {s: (SAME, SAME) for s in ALL} for c in ("help", "status", "history", "clear", "quit")},
-}
 CELLS = [(state, command) for state in sorted(ALL) for command in sorted(SPEC_TABLE)]
 
 

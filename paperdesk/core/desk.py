@@ -1,0 +1,353 @@
+"""The Desk: the headless service every face (shell, TUI) drives.
+
+It owns the workflow state machine and the state variables (results,
+selection, draft), runs each command of spec/workflow.md against the core
+(arXiv, library, model), emits events while it works (progress, tokens,
+transitions, results) and persists the session after every transition, so
+quitting or a kill -9 resumes where the last finished step left off.
+
+One command runs at a time; `cancel()` (from any thread) stops the running
+one within a token or a chunk. Faces run `run()` in a worker thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from typing import TYPE_CHECKING, Any, Callable
+
+from paperdesk.config import Settings
+from paperdesk.core.cancel import CancelToken
+from paperdesk.core.commands import Command, CommandError, parse
+from paperdesk.core.desk_store import DeskStore
+from paperdesk.core.errors import ArxivUnreachableError, CancelledError, PaperdeskError, UnknownPaperError
+from paperdesk.core.progress import Progress
+from paperdesk.core.session import ResultItem, Session
+from paperdesk.core.views import (
+    CommandFinished,
+    CommandStarted,
+    DraftView,
+    GenerationStarted,
+    Outcome,
+    ProgressUpdated,
+    ResultsChanged,
+    ResultsView,
+    StateChanged,
+    StatusView,
+    TokenStreamed,
+    short_title,
+)
+from paperdesk.core.workflow import WorkflowContext, WorkflowMachine, new_workflow
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
+    from paperdesk.core.llm.backend import Backend
+    from paperdesk.core.search.embedder import Embedder
+    from paperdesk.core.sources.arxiv import ArxivClient
+    from paperdesk.core.store import Paper
+
+Listener = Callable[[Any], None]
+
+
+class _TransitionListener:
+    """Receives python-statemachine's after_transition and hands it to the Desk."""
+
+    def __init__(self, desk: "Desk") -> None:
+        self._desk = desk
+
+    def after_transition(self, event: Any, source: Any, target: Any) -> None:
+        self._desk._transitioned(str(event).replace("_", "-"), source.value, target.value)
+
+
+class Desk:
+    def __init__(
+        self,
+        settings: Settings,
+        library: "Library | None" = None,
+        backend: "Backend | None" = None,
+        arxiv: "ArxivClient | None" = None,
+        embedder: "Embedder | None" = None,
+    ) -> None:
+        from paperdesk.core.library import Library
+
+        self.settings = settings
+        self.library = library or Library(settings, embedder=embedder)
+        self.drafts = DeskStore(self.library.store)
+        self._backend = backend
+        self._arxiv = arxiv
+        self._listeners: list[Listener] = []
+        self._lock = threading.Lock()
+        self._token: CancelToken | None = None
+        self._command = ""
+        self.notices: list[str] = []
+        forced = None
+        if settings["offline"]:
+            forced = "offline mode is on (--offline or config offline = true)"
+        self.context = WorkflowContext(
+            forced_offline=forced,
+            remote_model=settings["llm.backend"] == "remote",
+            retry_seconds=settings["arxiv.offline_retry_seconds"],
+        )
+        self.session = self._resume()
+        self.workflow: WorkflowMachine = new_workflow(self.context, listeners=[_TransitionListener(self)])
+        self._refresh_downloaded()
+
+    # -- parts, created on first use ---------------------------------------------------------
+
+    @property
+    def backend(self) -> "Backend":
+        if self._backend is None:
+            from paperdesk.core.llm.factory import make_backend
+
+            self._backend = make_backend(self.settings)
+        return self._backend
+
+    @property
+    def arxiv(self) -> "ArxivClient":
+        if self._arxiv is None:
+            from paperdesk.core.sources.arxiv import ArxivClient
+
+            self._arxiv = ArxivClient.from_settings(self.settings)
+        return self._arxiv
+
+    @property
+    def store(self):
+        return self.library.store
+
+    @property
+    def state(self) -> str:
+        return self.workflow.state
+
+    @property
+    def busy(self) -> bool:
+        return self._lock.locked()
+
+    def close(self) -> None:
+        self.library.close()
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener(event)` for every event (from the thread running the command)."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def emit(self, event: Any) -> None:
+        for listener in list(self._listeners):
+            listener(event)
+
+    def progress(self, p: Progress) -> None:
+        self.emit(ProgressUpdated(p))
+
+    def token_stream(self, kind: str, title: str) -> Callable[[str], None]:
+        """A token callback that emits GenerationStarted once, then TokenStreamed with the rate."""
+        self.emit(GenerationStarted(kind, title))
+        start = time.perf_counter()
+        count = 0
+
+        def on_token(text: str) -> None:
+            nonlocal count
+            count += 1
+            elapsed = time.perf_counter() - start
+            self.emit(TokenStreamed(text, count, count / elapsed if elapsed > 0 else 0.0))
+
+        return on_token
+
+    # -- running commands ---------------------------------------------------------------------
+
+    def run(self, line: str) -> Outcome:
+        """Parse and execute one command line; never raises for user errors."""
+        try:
+            command = parse(line)
+        except CommandError as exc:
+            outcome = Outcome(line.strip(), "error", str(exc))
+            self._record(outcome)
+            self.emit(CommandFinished(outcome))
+            return outcome
+        return self.execute(command)
+
+    def execute(self, command: Command) -> Outcome:
+        from paperdesk.core.handlers import HANDLERS
+
+        with self._lock:
+            self._token = CancelToken()
+            self._command = command.raw or command.name
+            self.emit(CommandStarted(self._command))
+            refusal = self.workflow.refusal(command.name, **self._guard_context(command))
+            if refusal is not None:
+                outcome = Outcome(self._command, "refused", refusal)
+            else:
+                outcome = self._guarded(HANDLERS[command.name], command)
+            self._token = None
+            self._record(outcome)
+        self.emit(CommandFinished(outcome))
+        return outcome
+
+    def _guarded(self, handler: Callable[["Desk", Command], Outcome], command: Command) -> Outcome:
+        name = self._command
+        try:
+            return handler(self, command)
+        except CancelledError:
+            return Outcome(name, "cancelled", f"{command.name} cancelled; {self._cancel_note(command)}")
+        except ArxivUnreachableError as exc:
+            self.context.mark_unreachable(str(exc))
+            self._refresh_downloaded()
+            return Outcome(name, "error", f"{exc}. Working offline: your library and the local model still work; "
+                                          f"find and downloads are off for {self.context.retry_seconds:g} s")
+        except PaperdeskError as exc:
+            return Outcome(name, "error", str(exc))
+        except Exception as exc:  # a bug must not take the session down; the log has the details
+            log = self.settings.home / "paperdesk.log"
+            with log.open("a", encoding="utf-8") as fh:
+                fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {name}\n{traceback.format_exc()}\n")
+            return Outcome(name, "error", f"internal error in {command.name}: {type(exc).__name__}: {exc} "
+                                          f"(details in {log}); your library and drafts are unchanged")
+
+    def _cancel_note(self, command: Command) -> str:
+        if command.name == "summarize" and self.state == "select-new":
+            return "nothing was added"
+        return "the state is unchanged"
+
+    @property
+    def cancel_token(self) -> CancelToken:
+        """The running command's token (a fresh one when idle)."""
+        return self._token or CancelToken()
+
+    def cancel(self) -> bool:
+        """Stop the running command (safe from any thread); False when nothing runs."""
+        token = self._token
+        if token is None:
+            return False
+        token.cancel()
+        return True
+
+    def _guard_context(self, command: Command) -> dict[str, Any]:
+        if command.name != "summarize" or command.ref is None:
+            return {}
+        if command.ref.number is not None:
+            n = command.ref.number
+            if 1 <= n <= len(self.session.results):
+                return {"downloaded": self.session.results[n - 1].in_library}
+            return {}
+        return {"downloaded": self.paper_in_library(command.ref.paper_id or "")}
+
+    # -- state ----------------------------------------------------------------------------------
+
+    def transition(self, command: Command, **context: Any) -> None:
+        """Move the workflow for a command that has done its work; persisted at once."""
+        self.workflow.apply(command.name, **context, **self._guard_context(command))
+        self._refresh_downloaded()
+        self._persist()
+
+    def _transitioned(self, command: str, source: str, target: str) -> None:
+        self.emit(StateChanged(source, target, command))
+
+    def publish_results(self) -> None:
+        self.emit(ResultsChanged(self.results_view()))
+
+    def results_view(self, page: int = 1) -> ResultsView:
+        s = self.session
+        return ResultsView(s.results_kind, s.results_query, list(s.results), page)
+
+    def _refresh_downloaded(self) -> None:
+        self.context.downloaded = [r.in_library for r in self.session.results]
+
+    def _persist(self, history: tuple[str, str, str] | None = None) -> None:
+        self.drafts.save_session(self.session.to_json(self.state), history)
+
+    def _record(self, outcome: Outcome) -> None:
+        summary = outcome.status if not outcome.message else f"{outcome.status}: {outcome.message.splitlines()[0][:200]}"
+        self._persist((outcome.command, self.state, summary))
+
+    def _resume(self) -> Session:
+        data = self.drafts.load_session()
+        if not data:
+            return Session()
+        state, session = Session.from_json(data)
+        problem = self._resume_problem(state, session)
+        if problem:
+            self.notices.append(f"could not resume the last session ({problem}); starting fresh")
+            self.context.state = None
+            return Session()
+        for item in session.results:
+            item.in_library = item.in_library or self.paper_in_library(item.id)
+        self.context.state = state
+        if state and state != "initial":
+            self.notices.append(f"resumed in {state}")
+        return session
+
+    def _resume_problem(self, state: str | None, session: Session) -> str | None:
+        if state in ("draft-summary", "summarized"):
+            if not session.selected or self.store.get_paper(session.selected) is None:
+                return "the paper being summarized is no longer in the library"
+        draft = session.draft
+        if draft is not None and draft.kind in ("answer", "report"):
+            if draft.draft_id is None or self.drafts.draft_info(draft.draft_id) is None:
+                return "its draft is gone"
+        if draft is not None and draft.kind == "summary" and self.store.get_paper(draft.paper_id or "") is None:
+            return "the summarized paper is gone"
+        return None
+
+    # -- questions faces ask ------------------------------------------------------------------
+
+    def paper_in_library(self, ref: str) -> bool:
+        try:
+            self.library.get(ref)
+        except PaperdeskError:
+            return False
+        return True
+
+    def selected_paper(self) -> "Paper | None":
+        pid = self.session.selected
+        return self.store.get_paper(pid) if pid else None
+
+    def resolve(self, command: Command) -> tuple[ResultItem | None, str]:
+        """(result item or None, paper id) for a command's <n|id>; out-of-range numbers are errors."""
+        ref = command.ref
+        assert ref is not None
+        if ref.number is None:
+            return None, ref.paper_id or ""
+        results = self.session.results
+        if not results:
+            raise CommandError(f"{command.name} {ref.number}: there are no results to pick from; "
+                               "run find, list or sem-search first, or give a paper id")
+        if not 1 <= ref.number <= len(results):
+            raise CommandError(f"{command.name} {ref.number}: no such result; the results are numbered 1-{len(results)}")
+        item = results[ref.number - 1]
+        return item, item.id
+
+    def library_paper(self, command: Command) -> "Paper":
+        item, pid = self.resolve(command)
+        try:
+            return self.library.get(pid)
+        except UnknownPaperError:
+            if item is not None:
+                raise UnknownPaperError(f"{pid} is not in the library (it was removed); run list again") from None
+            raise
+
+    def draft_view(self) -> DraftView | None:
+        """The current draft at its current revision."""
+        draft = self.session.draft
+        if draft is None:
+            return None
+        if draft.kind == "summary":
+            paper = self.store.get_paper(draft.paper_id or "")
+            title = paper.title if paper else draft.paper_id or ""
+            current = self.store.current_revision(draft.paper_id or "")
+            if current is None:
+                return DraftView("summary", title, "", None, "draft", paper_id=draft.paper_id)
+            return DraftView("summary", title, current.text, current.revision, current.status,
+                             paper_id=draft.paper_id)
+        current_draft = self.drafts.current_draft(draft.draft_id or 0)
+        if current_draft is None:
+            return DraftView(draft.kind, draft.query, "", None, "draft", query=draft.query)
+        return DraftView(draft.kind, draft.query, current_draft.text, current_draft.revision, current_draft.status,
+                         current_draft.sources, draft.query)
+
+    def status(self) -> StatusView:
+        paper = self.selected_paper()
+        selected = f"{paper.id}  {short_title(paper.title)}" if paper else "none"
+        view = self.draft_view()
+        return StatusView(self.state, selected, len(self.session.results), view.label if view else "none",
+                          self.context.mode)

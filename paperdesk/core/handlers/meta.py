@@ -1,0 +1,37 @@
+"""Commands allowed in every state: help, status, history, clear, quit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paperdesk.core.commands import Command
+from paperdesk.core.views import HelpView, HistoryView, Outcome
+
+if TYPE_CHECKING:
+    from paperdesk.core.desk import Desk
+
+
+def help_(desk: "Desk", command: Command) -> Outcome:
+    rows = desk.workflow.availability()
+    if command.text:
+        rows = [r for r in rows if r.name == command.text]
+    return Outcome(command.raw, "ok", "", HelpView(rows, command.text))
+
+
+def status(desk: "Desk", command: Command) -> Outcome:
+    return Outcome(command.raw, "ok", "", desk.status())
+
+
+def history(desk: "Desk", command: Command) -> Outcome:
+    return Outcome(command.raw, "ok", "", HistoryView(desk.store.history(limit=200)))
+
+
+def clear(desk: "Desk", command: Command) -> Outcome:
+    removed = desk.store.clear_history()
+    return Outcome(command.raw, "ok", f"conversation history cleared ({removed} entries); the state is unchanged")
+
+
+def quit_(desk: "Desk", command: Command) -> Outcome:
+    view = desk.draft_view()
+    note = f"; your {view.kind} draft is kept and resumes next time" if view and desk.state == "draft-summary" else ""
+    return Outcome(command.raw, "ok", f"bye{note}", quit=True)

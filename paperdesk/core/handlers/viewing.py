@@ -1,0 +1,51 @@
+"""The view-paper workflow: list the library, show a paper's summary, read it page by page."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paperdesk.core.commands import Command, CommandError
+from paperdesk.core.handlers.new_paper import summary_view
+from paperdesk.core.session import ResultItem
+from paperdesk.core.views import PER_PAGE, Outcome, PageView
+
+if TYPE_CHECKING:
+    from paperdesk.core.desk import Desk
+
+
+def list_papers(desk: "Desk", command: Command) -> Outcome:
+    papers = desk.store.list_papers()
+    pages = max(1, -(-len(papers) // PER_PAGE))
+    page = command.page or 1
+    if page > pages:
+        raise CommandError(f"list: page {page} does not exist; the library has {pages} page(s) of {PER_PAGE}")
+    s = desk.session
+    s.results = [ResultItem.from_paper(p, f"{p.page_count} pages") for p in papers]
+    s.results_kind, s.results_query = "list", ""
+    s.selected, s.draft = None, None
+    desk.transition(command, count=len(papers))
+    view = desk.results_view(page)
+    desk.publish_results()
+    if not papers:
+        return Outcome(command.raw, "ok", "the library is empty; find <query>, then summarize <n> adds a paper")
+    more = f"; next: list --page {page + 1}" if page < pages else ""
+    return Outcome(command.raw, "ok", f"{len(papers)} paper(s) in the library, page {page} of {pages}{more}", view)
+
+
+def summary(desk: "Desk", command: Command) -> Outcome:
+    paper = desk.library_paper(command)
+    view = summary_view(desk, paper)
+    return Outcome(command.raw, "ok", f"{paper.id}: summary {view.label.split(' ', 1)[1]}", view)
+
+
+def open_paper(desk: "Desk", command: Command) -> Outcome:
+    paper = desk.library_paper(command)
+    page = command.page or 1
+    text = desk.store.page_text(paper.id, page)
+    if text is None:
+        raise CommandError(f"open: {paper.id} has pages 1-{paper.page_count}; there is no page {page}")
+    desk.session.reader = (paper.id, page)
+    desk.drafts.save_session(desk.session.to_json(desk.state))
+    more = f"; next: open {command.ref} {page + 1}" if page < paper.page_count else ""
+    view = PageView(paper.id, paper.title, page, paper.page_count, text)
+    return Outcome(command.raw, "ok", f"{paper.id}, page {page} of {paper.page_count}{more}", view)

@@ -1,0 +1,94 @@
+"""The workflow's state variables (spec: last_query_set, selected_paper, draft), as persisted.
+
+A `Session` round-trips through JSON so that quitting (or being killed) in
+any state and starting again resumes there with the same results, selection
+and draft.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from paperdesk.core.sources.arxiv import ArxivPaper
+from paperdesk.core.store import Paper
+
+
+@dataclass
+class ResultItem:
+    """One entry of last_query_set: a paper on arXiv or in the library."""
+
+    id: str  # library paper id, or arXiv short id for find results
+    title: str
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    in_library: bool = False
+    detail: str = ""  # e.g. the pages a search hit came from
+    arxiv: dict[str, Any] | None = None  # the arXiv record, so summarize needs no second lookup
+
+    @classmethod
+    def from_arxiv(cls, paper: ArxivPaper, in_library: bool) -> "ResultItem":
+        return cls(paper.short_id, paper.title, list(paper.authors), paper.year, in_library, arxiv=asdict(paper))
+
+    @classmethod
+    def from_paper(cls, paper: Paper, detail: str = "") -> "ResultItem":
+        year = None
+        if paper.published and paper.published[:4].isdigit():
+            year = int(paper.published[:4])
+        return cls(paper.id, paper.title, list(paper.authors), year, True, detail)
+
+    def arxiv_paper(self) -> ArxivPaper | None:
+        return ArxivPaper(**self.arxiv) if self.arxiv else None
+
+
+@dataclass
+class DraftRef:
+    """What `draft` points at: a paper's summary revisions, or an answer/report draft."""
+
+    kind: str  # "summary", "answer" (sem-search) or "report" (research)
+    paper_id: str | None = None  # summary
+    draft_id: int | None = None  # answer / report
+    query: str = ""
+    base_revision: int | None = None  # summary: the revision that was current before this summarize
+    added_paper: bool = False  # summary: this summarize added the paper (abandon removes it)
+
+
+@dataclass
+class Session:
+    results: list[ResultItem] = field(default_factory=list)  # last_query_set
+    results_kind: str = ""  # "find", "list", "sem-search", "research"
+    results_query: str = ""
+    selected: str | None = None  # selected_paper (a library id)
+    draft: DraftRef | None = None
+    reader: tuple[str, int] | None = None  # (paper id, page) last opened
+
+    def clear_results(self) -> None:
+        self.results, self.results_kind, self.results_query = [], "", ""
+
+    def to_json(self, state: str) -> dict[str, Any]:
+        return {
+            "state": state,
+            "results": [asdict(r) for r in self.results],
+            "results_kind": self.results_kind,
+            "results_query": self.results_query,
+            "selected": self.selected,
+            "draft": asdict(self.draft) if self.draft else None,
+            "reader": list(self.reader) if self.reader else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> tuple[str | None, "Session"]:
+        """(state, session) from stored JSON; anything malformed gives a fresh session."""
+        try:
+            session = cls(
+                results=[ResultItem(**r) for r in data.get("results") or []],
+                results_kind=str(data.get("results_kind") or ""),
+                results_query=str(data.get("results_query") or ""),
+                selected=data.get("selected"),
+                draft=DraftRef(**data["draft"]) if data.get("draft") else None,
+                reader=(str(data["reader"][0]), int(data["reader"][1])) if data.get("reader") else None,
+            )
+            state = data.get("state")
+            return (state if isinstance(state, str) else None), session
+        except (TypeError, ValueError, KeyError, IndexError):
+            return None, cls()

@@ -1,0 +1,174 @@
+"""What a Desk command produces (an `Outcome` holding a view) and the events it emits meanwhile.
+
+Faces render these: the shell as plain text, the TUI in its panes. Nothing
+here knows how it will be drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperdesk.core.progress import Progress
+from paperdesk.core.session import ResultItem
+from paperdesk.core.workflow import Availability
+
+PER_PAGE = 20
+
+
+# -- views ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultsView:
+    """last_query_set, one page of it."""
+
+    kind: str  # "find", "list", "sem-search", "research"
+    query: str
+    items: list[ResultItem]
+    page: int = 1
+    per_page: int = PER_PAGE
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-len(self.items) // self.per_page))
+
+    @property
+    def start(self) -> int:
+        """Index (0-based) of the page's first item."""
+        return (self.page - 1) * self.per_page
+
+    @property
+    def page_items(self) -> list[tuple[int, ResultItem]]:
+        """(1-based result number, item) on this page."""
+        chunk = self.items[self.start : self.start + self.per_page]
+        return list(enumerate(chunk, start=self.start + 1))
+
+
+@dataclass(frozen=True)
+class DraftView:
+    """A summary, sem-search answer or research report, at one revision."""
+
+    kind: str  # "summary", "answer", "report"
+    title: str
+    text: str
+    revision: int | None
+    status: str  # draft, final, interrupted
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    query: str = ""
+    paper_id: str | None = None
+
+    @property
+    def label(self) -> str:
+        if self.revision is None:
+            return f"{self.kind} (no revision yet)"
+        extra = f", {self.status}" if self.status in ("interrupted", "final") else ""
+        return f"{self.kind} (revision {self.revision}{extra})"
+
+
+@dataclass(frozen=True)
+class PageView:
+    paper_id: str
+    title: str
+    page: int
+    pages: int
+    text: str
+
+
+@dataclass(frozen=True)
+class NotesView:
+    paper_id: str
+    title: str
+    text: str
+    appended: bool = False
+
+
+@dataclass(frozen=True)
+class HelpView:
+    rows: list[Availability]
+    topic: str = ""  # one command's help, or all
+
+
+@dataclass(frozen=True)
+class StatusView:
+    state: str
+    selected: str  # "none" or "<id>  <title>"
+    results: int
+    draft: str  # "none" or DraftView.label
+    mode: str
+
+    def lines(self) -> list[str]:
+        return [f"state: {self.state}", f"selected: {self.selected}", f"results: {self.results}",
+                f"draft: {self.draft}", f"mode: {self.mode}"]
+
+
+@dataclass(frozen=True)
+class HistoryView:
+    rows: list[tuple[str, str, str, float]]  # command, state, outcome, time
+
+
+@dataclass
+class Outcome:
+    """The result of one command line."""
+
+    command: str
+    status: str  # "ok", "refused", "error", "cancelled"
+    message: str = ""
+    view: Any = None
+    quit: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+# -- events -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CommandStarted:
+    command: str
+
+
+@dataclass(frozen=True)
+class ProgressUpdated:
+    progress: Progress
+
+
+@dataclass(frozen=True)
+class GenerationStarted:
+    kind: str  # "summary", "answer", "report"
+    title: str
+
+
+@dataclass(frozen=True)
+class TokenStreamed:
+    text: str
+    tokens: int
+    tokens_per_s: float
+
+
+@dataclass(frozen=True)
+class StateChanged:
+    source: str
+    target: str
+    command: str
+
+
+@dataclass(frozen=True)
+class ResultsChanged:
+    view: ResultsView
+
+
+@dataclass(frozen=True)
+class CommandFinished:
+    outcome: Outcome
+
+
+def short_title(title: str, limit: int = 50) -> str:
+    """A title cut at a word boundary to at most `limit` characters, marked with ' ...'."""
+    title = " ".join(title.split())
+    if len(title) <= limit:
+        return title
+    cut = title[: limit + 1].rsplit(" ", 1)[0].rstrip(" ,;:")
+    return cut + " ..."

@@ -1,0 +1,37 @@
+"""FakeLLM: a stand-in text generator for tests of pure orchestration (workflow, Desk plumbing).
+
+It is NOT a model: it streams a fixed text word by word, so tests that are
+about states, persistence and cancellation run fast and deterministically.
+Everything about generation quality is tested against the real GGUF model.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Iterator
+
+from paperdesk.core.llm.backend import GenerationRequest
+
+DEFAULT_TEXT = "readers keep track of the citations they have already seen across papers."
+
+
+class FakeLLM:
+    name = "fake-llm"
+    chat_template = None
+
+    def __init__(self, text: str = DEFAULT_TEXT, delay: float = 0.0) -> None:
+        self.text = text
+        self.delay = delay  # seconds per token, so a test can cancel mid-stream
+        self.requests: list[GenerationRequest] = []
+        self.started = threading.Event()  # set when the first token is out
+
+    def stream(self, request: GenerationRequest) -> Iterator[tuple[str, str | None]]:
+        self.requests.append(request)
+        words = self.text.split(" ")[: request.max_tokens]
+        for i, word in enumerate(words):
+            if self.delay:
+                time.sleep(self.delay)
+            self.started.set()
+            yield (word if i == 0 else " " + word), None
+        yield "", "stop"

@@ -1,0 +1,209 @@
+"""The Desk's behaviour around the table: errors, rollback, events, cancellation, offline, resume.
+
+Real library, embeddings and loopback arXiv; generation from FakeLLM where
+only the orchestration is under test (the real model runs in test_shell_e2e).
+"""
+
+import threading
+
+import pytest
+
+from fake_llm import FakeLLM
+from paperdesk.config import load_settings
+from paperdesk.core.desk import Desk
+from paperdesk.core.handlers import HANDLERS
+from paperdesk.core.views import (
+    GenerationStarted,
+    ProgressUpdated,
+    ResultsChanged,
+    StateChanged,
+    TokenStreamed,
+)
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def make_desk(tmp_home, arxiv, embedder):
+    desks = []
+
+    def make(backend=None, **env):
+        environ = {"PAPERDESK_HOME": str(tmp_home), "PAPERDESK_ARXIV_API_URL": arxiv.api_url,
+                   "PAPERDESK_ARXIV_DELAY_SECONDS": "0", **env}
+        desk = Desk(load_settings(environ=environ, path=tmp_home / "absent.toml"), backend=backend or FakeLLM(),
+                    embedder=embedder)
+        desks.append(desk)
+        return desk
+
+    yield make
+    for desk in desks:
+        desk.close()
+
+
+def test_bad_numbers_and_ids_are_errors_not_transitions(make_desk):
+    desk = make_desk()
+    assert desk.run("find expository writing").ok
+    for line, message in [("summarize 7", "no such result; the results are numbered 1-2"),
+                          ("summarize 9999.99999", "arXiv has no paper"),
+                          ("summarize banana", "neither a result number nor a paper id"),
+                          ("find", "find needs <query>")]:
+        outcome = desk.run(line)
+        assert outcome.status == "error" and message in outcome.message
+        assert desk.state == "select-new" and len(desk.session.results) == 2
+
+
+def test_abandon_removes_the_paper_this_summarize_added(make_desk):
+    desk = make_desk()
+    desk.run("find expository writing")
+    assert desk.run("summarize 1").ok and desk.state == "draft-summary"
+    assert desk.run("notes a note that goes with the paper").ok
+    outcome = desk.run("abandon")
+    assert outcome.ok and "removed 2304.02623v1" in outcome.message
+    assert desk.state == "initial" and desk.session.selected is None and desk.session.draft is None
+    assert desk.store.count_papers() == 0
+    assert desk.library.search("expository writing support", k=5) == []  # index entries are gone too
+    assert desk.run("list").ok and desk.state == "initial"  # the library is empty
+
+
+def test_abandon_keeps_a_paper_that_was_already_there(make_desk):
+    desk = make_desk()
+    paper = desk.library.add_arxiv("2304.02623v1", desk.arxiv).paper
+    desk.store.add_revision(paper.id, "# saved summary", "final")
+    desk.run("find expository writing")
+    assert desk.session.results[0].in_library
+    assert desk.run("summarize 1").ok
+    assert desk.run("improve shorter").ok
+    assert desk.store.current_revision(paper.id).revision == 3
+    assert desk.run("abandon").ok
+    assert desk.store.get_paper(paper.id) is not None
+    current = desk.store.current_revision(paper.id)
+    assert (current.revision, current.text, current.status) == (1, "# saved summary", "final")
+
+
+def test_events_and_status(make_desk):
+    desk = make_desk()
+    events = []
+    desk.subscribe(events.append)
+    desk.run("find expository writing")
+    assert StateChanged("initial", "select-new", "find") in events
+    assert any(isinstance(e, ResultsChanged) and len(e.view.items) == 2 for e in events)
+    events.clear()
+    desk.run("summarize 1")
+    stages = list(dict.fromkeys(e.progress.stage for e in events if isinstance(e, ProgressUpdated)))
+    assert stages[:4] == ["download", "parse", "embed", "index"]
+    assert any(isinstance(e, GenerationStarted) and e.kind == "summary" for e in events)
+    tokens = [e for e in events if isinstance(e, TokenStreamed)]
+    assert tokens and tokens[-1].tokens == len(tokens) and tokens[-1].tokens_per_s > 0
+    assert desk.status().lines() == [
+        "state: draft-summary",
+        "selected: 2304.02623v1  Beyond Summarization: Designing AI Support for ...",
+        "results: 0",
+        "draft: summary (revision 1)",
+        "mode: online",
+    ]
+
+
+def test_cancel_mid_generation_keeps_an_interrupted_revision(make_desk):
+    llm = FakeLLM(" ".join(["word"] * 400), delay=0.02)
+    desk = make_desk(llm)
+    desk.run("find expository writing")
+    box = []
+    worker = threading.Thread(target=lambda: box.append(desk.run("summarize 1")))
+    worker.start()
+    assert llm.started.wait(60)
+    assert desk.cancel()
+    worker.join(30)
+    outcome = box[0]
+    assert outcome.status == "cancelled" and "interrupted" in outcome.message
+    assert desk.state == "draft-summary"
+    revision = desk.store.current_revision(desk.session.selected)
+    assert revision.status == "interrupted" and len(revision.text.split()) < 400
+    assert desk.cancel() is False  # nothing runs now
+
+
+def test_cancel_during_ingest_adds_nothing(make_desk):
+    desk = make_desk()
+    desk.run("find expository writing")
+    desk.subscribe(lambda e: desk.cancel() if isinstance(e, ProgressUpdated) and e.progress.stage == "embed" else None)
+    outcome = desk.run("summarize 1")
+    assert outcome.status == "cancelled" and "nothing was added" in outcome.message
+    assert desk.state == "select-new" and desk.store.count_papers() == 0
+
+
+def test_a_non_pdf_download_is_a_clear_error_and_adds_nothing(make_desk, arxiv):
+    desk = make_desk()
+    desk.run("find expository writing")
+    arxiv.serve_non_pdf()
+    outcome = desk.run("summarize 1")
+    assert outcome.status == "error" and "not a PDF" in outcome.message
+    assert desk.state == "select-new" and desk.store.count_papers() == 0
+    arxiv.serve_non_pdf(False)
+    assert desk.run("summarize 1").ok  # nothing was left half-done
+
+
+def test_unreachable_arxiv_switches_to_offline_and_the_library_keeps_working(make_desk):
+    desk = make_desk(PAPERDESK_ARXIV_API_URL="http://127.0.0.1:9/api/query")
+    desk.library.add_pdf(__import__("conftest").PAPERS / "2302.07302v1.pdf")
+    outcome = desk.run("find citations")
+    assert outcome.status == "error" and "arXiv unreachable" in outcome.message and "offline" in outcome.message
+    again = desk.run("find citations")
+    assert again.status == "refused" and "find is not available offline (arXiv unreachable" in again.message
+    assert desk.status().mode.startswith("offline")
+    assert desk.run("sem-search how do readers keep track of citations").ok
+
+
+def test_forced_offline_is_shown_and_enforced(make_desk):
+    desk = make_desk(PAPERDESK_OFFLINE="true")
+    assert "offline mode is on" in desk.status().mode
+    assert desk.run("find citations").status == "refused"
+
+
+def test_resume_after_restart_and_when_the_paper_vanished(make_desk):
+    desk = make_desk()
+    desk.run("find expository writing")
+    desk.run("summarize 1")
+    desk.run("notes read section 3")
+    desk.close()
+    again = make_desk()
+    assert again.state == "draft-summary" and again.notices == ["resumed in draft-summary"]
+    assert again.run("notes").view.text == "read section 3"
+    again.library.remove(again.session.selected)  # e.g. `paperdesk remove` from another terminal
+    again.close()
+    third = make_desk()
+    assert third.state == "initial" and "could not resume" in third.notices[0]
+
+
+def test_reports_save_and_update(make_desk):
+    desk = make_desk()
+    desk.library.add_pdf(__import__("conftest").PAPERS / "2302.07302v1.pdf")
+    assert desk.run("sem-search how do readers keep track of citations").ok
+    first = desk.run("save citation tracking")
+    assert first.ok and "report #1 'citation tracking'" in first.message
+    desk.run("improve shorter")
+    second = desk.run("save")
+    assert "report #1 'citation tracking'" in second.message  # saving again updates the same report
+    report = desk.drafts.reports()[0]
+    assert report.text == desk.draft_view().text and report.sources
+
+
+def test_history_and_clear(make_desk):
+    desk = make_desk()
+    desk.run("status")
+    desk.run("improve x")
+    rows = desk.run("history").view.rows
+    assert [(r[0], r[2].split(":")[0]) for r in rows] == [("status", "ok"), ("improve x", "refused")]
+    assert desk.run("clear").ok and desk.state == "initial"
+    assert [r[0] for r in desk.run("history").view.rows] == ["clear"]
+
+
+def test_an_internal_error_is_reported_and_changes_nothing(make_desk, monkeypatch):
+    desk = make_desk()
+
+    def broken(desk, command):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(HANDLERS, "list", broken)
+    outcome = desk.run("list")
+    assert outcome.status == "error" and "internal error in list: RuntimeError: boom" in outcome.message
+    assert (desk.settings.home / "paperdesk.log").read_text().count("RuntimeError: boom") == 1
+    assert desk.state == "initial" and desk.run("status").ok

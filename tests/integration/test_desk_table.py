@@ -1,0 +1,106 @@
+"""Every command in every state through the real Desk: real SQLite, tantivy, embeddings and loopback arXiv.
+
+Generation comes from FakeLLM (tests/fake_llm.py): this test is about which
+command runs where and where it leads, not about what a model writes. Each
+state is reached once by real commands and kept as a template data dir; each
+cell copies its state's template, opens a Desk on it (which resumes the
+persisted state) and runs one command line.
+"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import PAPERS
+from fake_llm import FakeLLM
+from paperdesk.config import load_settings
+from paperdesk.core.desk import Desk
+from spec_table import ALL, SPEC_TABLE
+
+pytestmark = pytest.mark.slow
+
+LINES = {
+    "find": "find expository writing",
+    "summarize": "summarize 1",
+    "improve": "improve say more about the method",
+    "notes": "notes check figure 2",
+    "save": "save",
+    "abandon": "abandon",
+    "sem-search": "sem-search how do readers keep track of citations",
+    "research": "research citations in scientific papers",
+    "list": "list",
+    "summary": "summary 1",
+    "open": "open 1 2",
+    "undo": "undo",
+    "redo": "redo",
+    "help": "help",
+    "status": "status",
+    "history": "history",
+    "clear": "clear",
+    "quit": "quit",
+}
+PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
+    "initial": [],
+    "select-new": ["find expository writing"],
+    "draft-summary": ["find expository writing", "summarize 1", "improve mention the interviews"],
+    "summarized": ["find expository writing", "summarize 1", "improve mention the interviews", "save"],
+    "select-view": ["list"],
+    "draft-sem-search": ["sem-search how do readers keep track of citations", "improve shorter"],
+    "draft-research": ["research citations in scientific papers", "improve shorter"],
+}
+
+
+def settings_for(home: Path, api_url: str):
+    return load_settings(environ={"PAPERDESK_HOME": str(home), "PAPERDESK_ARXIV_API_URL": api_url,
+                                  "PAPERDESK_ARXIV_DELAY_SECONDS": "0"}, path=home / "absent.toml")
+
+
+@pytest.fixture(scope="module")
+def templates(tmp_path_factory, arxiv_server, embedder):
+    root = tmp_path_factory.mktemp("desk-states")
+    base = root / "base"
+    desk = Desk(settings_for(base, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
+    paper = desk.library.add_arxiv("2302.07302v1", desk.arxiv).paper
+    desk.store.add_revision(paper.id, "# CiteSee\n\n## Problem\nReaders lose track of citations [p. 1].", "final")
+    desk.close()
+    homes = {}
+    for state, lines in PATHS.items():
+        home = root / state
+        shutil.copytree(base, home)
+        desk = Desk(settings_for(home, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
+        for line in lines:
+            outcome = desk.run(line)
+            assert outcome.ok, (state, line, outcome.message)
+        assert desk.state == state
+        desk.close()
+        homes[state] = home
+    return homes
+
+
+@pytest.mark.parametrize("state, command", [(s, c) for s in sorted(ALL) for c in sorted(SPEC_TABLE)])
+def test_command_in_state_through_the_desk(state, command, templates, tmp_path, arxiv_server, embedder):
+    home = tmp_path / "home"
+    shutil.copytree(templates[state], home)
+    desk = Desk(settings_for(home, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
+    try:
+        assert desk.state == state  # resumed from the persisted session
+        if command == "redo" and state in SPEC_TABLE["undo"]:
+            assert desk.run("undo").ok  # so that there is something to redo
+        before = desk.status()
+        outcome = desk.run(LINES[command])
+        allowed = SPEC_TABLE[command].get(state)
+        if allowed is None:
+            assert outcome.status == "refused"
+            assert outcome.message.startswith(f"{command} is not available in {state}: ")
+            assert desk.status() == before  # a refused command changes nothing
+            return
+        assert outcome.status == "ok", outcome.message
+        assert desk.state == (allowed[0] or state)
+        if command == "quit":
+            assert outcome.quit
+    finally:
+        desk.close()
+    reopened = Desk(settings_for(home, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
+    assert reopened.state == (allowed[0] or state)  # the new state was persisted
+    reopened.close()
