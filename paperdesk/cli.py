@@ -37,6 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="machine-readable output")
         return p
 
+    p = sub.add_parser("shell", help="the workflow as a line shell (reads a script from stdin when piped)",
+                       description="Run workbench commands line by line: interactive on a terminal, "
+                                   "or a script piped on stdin (exit 1 if a command is refused or fails).")
+    p.add_argument("--keep-going", action="store_true", help="in a script, run on after a refused or failed command")
     p = verb("add", "add a paper by arXiv id, arXiv URL or local PDF file")
     p.add_argument("source", help="arXiv id or URL, or a path to a PDF")
     p = verb("find", "search arXiv")
@@ -112,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
 
             return run_tui(_settings(args))
         settings = _settings(args)
+        if args.verb == "shell":
+            from paperdesk.shell import run_shell
+
+            return run_shell(settings, keep_going=args.keep_going)
         if args.verb == "bench":
             from paperdesk.bench import run_bench
 

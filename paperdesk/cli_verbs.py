@@ -3,61 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import sys
-import time
-from datetime import datetime
 from pathlib import Path
 
 from paperdesk.cli import UsageError, print_json
+from paperdesk.console import ProgressLine, authors as _authors, date as _date
 from paperdesk.config import Settings
 from paperdesk.core.errors import InvalidIdError, PaperdeskError, PdfError
 from paperdesk.core.ids import looks_like_arxiv
 from paperdesk.core.library import Library
-from paperdesk.core.progress import Progress
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
-
-
-class ProgressLine:
-    """Progress on stderr: one rewritten line on a terminal, stage changes otherwise."""
-
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.stage = ""
-        self.last = 0.0
-
-    def __call__(self, p: Progress) -> None:
-        now = time.monotonic()
-        new_stage = p.stage != self.stage
-        finished = p.total is not None and p.done >= p.total
-        if not self.tty:
-            if new_stage:
-                print(f"{p.stage}...", file=sys.stderr)
-            self.stage = p.stage
-            return
-        if not (new_stage or finished or now - self.last > 0.1):
-            return
-        self.stage, self.last = p.stage, now
-        amount = _amount(p.done, p.unit)
-        total = f"/{_amount(p.total, p.unit)}" if p.total else ""
-        print(f"\r\033[K{p.stage}: {amount}{total}", end="", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.tty and self.stage:
-            print("\r\033[K", end="", file=sys.stderr, flush=True)
-
-
-def _amount(n: int, unit: str) -> str:
-    if unit == "bytes":
-        return f"{n / 1e6:.1f} MB"
-    return f"{n} {unit}"
-
-
-def _date(ts: float) -> str:
-    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d")
-
-
-def _authors(names: list[str], limit: int = 3) -> str:
-    return ", ".join(names[:limit]) + (" et al." if len(names) > limit else "")
 
 
 def cmd_add(args: argparse.Namespace, settings: Settings) -> int:

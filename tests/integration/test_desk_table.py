@@ -1,12 +1,13 @@
-"""Every command in every state through the real Desk: real SQLite, tantivy, embeddings and loopback arXiv.
+"""Every command in every state through the shell and the real Desk: real SQLite, tantivy, embeddings, loopback arXiv.
 
 Generation comes from FakeLLM (tests/fake_llm.py): this test is about which
 command runs where and where it leads, not about what a model writes. Each
 state is reached once by real commands and kept as a template data dir; each
 cell copies its state's template, opens a Desk on it (which resumes the
-persisted state) and runs one command line.
+persisted state) and runs one command line through `paperdesk shell`.
 """
 
+import io
 import shutil
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from conftest import PAPERS
 from fake_llm import FakeLLM
 from paperdesk.config import load_settings
 from paperdesk.core.desk import Desk
+from paperdesk.shell import run_shell
 from spec_table import ALL, SPEC_TABLE
 
 pytestmark = pytest.mark.slow
@@ -88,17 +90,18 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
         if command == "redo" and state in SPEC_TABLE["undo"]:
             assert desk.run("undo").ok  # so that there is something to redo
         before = desk.status()
-        outcome = desk.run(LINES[command])
+        out, err = io.StringIO(), io.StringIO()
+        code = run_shell(desk.settings, stdin=io.StringIO(LINES[command] + "\nstatus\n"), out=out, err=err, desk=desk)
         allowed = SPEC_TABLE[command].get(state)
         if allowed is None:
-            assert outcome.status == "refused"
-            assert outcome.message.startswith(f"{command} is not available in {state}: ")
+            assert code == 1
+            assert err.getvalue().startswith(f"refused: {command} is not available in {state}: ")
             assert desk.status() == before  # a refused command changes nothing
             return
-        assert outcome.status == "ok", outcome.message
+        assert code == 0, err.getvalue()
         assert desk.state == (allowed[0] or state)
-        if command == "quit":
-            assert outcome.quit
+        if command != "quit":  # quit leaves the shell before the script's status line
+            assert f"state: {desk.state}\n" in out.getvalue()
     finally:
         desk.close()
     reopened = Desk(settings_for(home, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)

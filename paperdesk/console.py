@@ -1,0 +1,55 @@
+"""Plain-text helpers shared by the CLI verbs and the shell: progress lines, authors, dates."""
+
+from __future__ import annotations
+
+import sys
+import time
+from datetime import datetime
+from typing import TextIO
+
+from paperdesk.core.progress import Progress
+
+
+class ProgressLine:
+    """Progress on stderr: one rewritten line on a terminal, stage changes otherwise."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.stage = ""
+        self.last = 0.0
+
+    def __call__(self, p: Progress) -> None:
+        now = time.monotonic()
+        new_stage = p.stage != self.stage
+        finished = p.total is not None and p.done >= p.total
+        if not self.tty:
+            if new_stage:
+                print(f"{p.stage}...", file=self.stream, flush=True)
+            self.stage = p.stage
+            return
+        if not (new_stage or finished or now - self.last > 0.1):
+            return
+        self.stage, self.last = p.stage, now
+        done = amount(p.done, p.unit)
+        total = f"/{amount(p.total, p.unit)}" if p.total else ""
+        print(f"\r\033[K{p.stage}: {done}{total}", end="", file=self.stream, flush=True)
+
+    def close(self) -> None:
+        if self.tty and self.stage:
+            print("\r\033[K", end="", file=self.stream, flush=True)
+        self.stage = ""
+
+
+def amount(n: int, unit: str) -> str:
+    if unit == "bytes":
+        return f"{n / 1e6:.1f} MB"
+    return f"{n} {unit}"
+
+
+def date(ts: float) -> str:
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d")
+
+
+def authors(names: list[str], limit: int = 3) -> str:
+    return ", ".join(names[:limit]) + (" et al." if len(names) > limit else "")

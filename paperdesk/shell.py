@@ -1,0 +1,191 @@
+"""`paperdesk shell`: a line-oriented face over the Desk.
+
+Interactive on a terminal (prompt, readline history and completion), plain
+line by line when piped: `paperdesk shell < script.txt` runs the script and
+exits 0, or 1 as soon as a command is refused or fails (`--keep-going` runs
+on). Ctrl-C cancels the running command and keeps the shell.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from typing import Any, TextIO
+
+from paperdesk.config import Settings
+from paperdesk.console import ProgressLine
+from paperdesk.core.commands import command_names
+from paperdesk.core.desk import Desk
+from paperdesk.core.views import (
+    CommandStarted,
+    DraftView,
+    GenerationStarted,
+    Outcome,
+    ProgressUpdated,
+    StateChanged,
+    TokenStreamed,
+)
+from paperdesk.text_views import render
+
+
+class ShellPrinter:
+    """Turns Desk events and outcomes into text on stdout/stderr."""
+
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+        self.color = out.isatty()
+        self.progress = ProgressLine(err)
+        self.streamed = False
+        self.at_line_start = True
+        self._lock = threading.Lock()
+
+    def on_event(self, event: Any) -> None:
+        with self._lock:
+            if isinstance(event, CommandStarted):
+                self.streamed = False
+            elif isinstance(event, ProgressUpdated) and not self.streamed:
+                self.progress(event.progress)  # once tokens stream, they are the progress
+            elif isinstance(event, GenerationStarted):
+                self.progress.close()
+                self.streamed = True
+            elif isinstance(event, TokenStreamed):
+                self.out.write(event.text)
+                self.out.flush()
+                self.at_line_start = event.text.endswith("\n")
+            elif isinstance(event, StateChanged) and event.source != event.target:
+                self._line_break()
+                self.out.write(f"[{event.command}: {event.source} -> {event.target}]\n")
+                self.out.flush()
+
+    def _line_break(self) -> None:
+        if not self.at_line_start:
+            self.out.write("\n")
+            self.at_line_start = True
+
+    def outcome(self, outcome: Outcome) -> None:
+        with self._lock:
+            self.progress.close()
+            self._line_break()
+            streamed = self.streamed and isinstance(outcome.view, DraftView)
+            if outcome.view is not None:
+                text = render(outcome.view, color=self.color, streamed=streamed)
+                if text:
+                    if streamed:
+                        self.out.write("\n")
+                    self.out.write(text.rstrip() + "\n")
+            if outcome.message:
+                if outcome.status in ("refused", "error"):
+                    self.err.write(f"{outcome.status}: {outcome.message}\n")
+                else:
+                    self.out.write(f"[{outcome.message}]\n")
+            self.out.flush()
+            self.err.flush()
+
+    def notice(self, text: str) -> None:
+        self.out.write(f"[{text}]\n")
+        self.out.flush()
+
+
+def run_cancellable(desk: Desk, line: str, printer: ShellPrinter) -> Outcome:
+    """Run one command in a worker thread so Ctrl-C can cancel it without leaving the shell."""
+    box: list[Outcome] = []
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box.append(desk.run(line))
+        finally:
+            done.set()
+
+    # An Event, not Thread.join: a join interrupted by Ctrl-C can report a running thread as finished.
+    threading.Thread(target=work, name="paperdesk-command", daemon=True).start()
+    while not done.is_set():
+        try:
+            done.wait(0.1)
+        except KeyboardInterrupt:
+            if desk.cancel():
+                printer.err.write("\n^C: cancelling ...\n")
+                printer.err.flush()
+    return box[0]
+
+
+def _setup_readline(history: Path) -> Any:
+    try:
+        import readline
+    except ImportError:  # not every platform has it; the shell works without
+        return None
+    names = command_names()
+
+    def complete(text: str, state: int) -> str | None:
+        buffer = readline.get_line_buffer()
+        options = [n + " " for n in names if n.startswith(text)] if " " not in buffer.lstrip() else []
+        return options[state] if state < len(options) else None
+
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+    try:
+        readline.read_history_file(history)
+    except OSError:
+        pass
+    readline.set_history_length(1000)
+    return readline
+
+
+def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None = None,
+              out: TextIO | None = None, err: TextIO | None = None, desk: Desk | None = None) -> int:
+    """Run the shell until quit or end of input; 1 if any command was refused or failed."""
+    stdin, out, err = stdin or sys.stdin, out or sys.stdout, err or sys.stderr
+    interactive = stdin.isatty() and out.isatty()
+    owned = desk is None
+    desk = desk or Desk(settings)
+    printer = ShellPrinter(out, err)
+    desk.subscribe(printer.on_event)
+    history = settings.home / "shell_history"
+    readline = _setup_readline(history) if interactive else None
+    for notice in desk.notices:
+        printer.notice(notice)
+    failed = False
+    try:
+        while True:
+            line = _read(stdin, interactive, desk)
+            if line is None:
+                break
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if not interactive:
+                out.write(f"> {line}\n")
+                out.flush()
+            outcome = run_cancellable(desk, line, printer)
+            printer.outcome(outcome)
+            if outcome.status in ("refused", "error"):
+                failed = True
+                if not interactive and not keep_going:
+                    err.write("stopping: a command was refused or failed (use --keep-going to run on)\n")
+                    break
+            if outcome.quit:
+                break
+    finally:
+        if readline is not None:
+            try:
+                readline.write_history_file(history)
+            except OSError:
+                pass
+        if owned:
+            desk.close()
+    return 1 if failed else 0
+
+
+def _read(stdin: TextIO, interactive: bool, desk: Desk) -> str | None:
+    if not interactive:
+        line = stdin.readline()
+        return line if line else None
+    while True:
+        try:
+            return input(f"paperdesk ({desk.state})> ")
+        except KeyboardInterrupt:
+            print()  # like a shell: ^C drops the line being typed
+        except EOFError:
+            print()
+            return None

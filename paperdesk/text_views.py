@@ -1,0 +1,91 @@
+"""Desk views as plain text, for the shell (and anything else that prints)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from paperdesk.console import authors
+from paperdesk.core.views import (
+    DraftView,
+    HelpView,
+    HistoryView,
+    NotesView,
+    PageView,
+    ResultsView,
+    StatusView,
+)
+
+DIM, RESET = "\033[2m", "\033[0m"
+
+
+def render(view: Any, color: bool = False, streamed: bool = False) -> str:
+    """Plain text for any view; `streamed` skips a draft's text that was already printed token by token."""
+    if isinstance(view, ResultsView):
+        return render_results(view)
+    if isinstance(view, DraftView):
+        return render_draft(view, streamed)
+    if isinstance(view, PageView):
+        return f"== {view.title} ({view.paper_id}), page {view.page} of {view.pages} ==\n\n{view.text.rstrip()}"
+    if isinstance(view, NotesView):
+        body = view.text.rstrip() or "(no notes yet; notes <text> adds some)"
+        return f"notes on {view.paper_id} ({view.title}):\n{body}"
+    if isinstance(view, HelpView):
+        return render_help(view, color)
+    if isinstance(view, StatusView):
+        return "\n".join(view.lines())
+    if isinstance(view, HistoryView):
+        if not view.rows:
+            return "(the conversation history is empty)"
+        return "\n".join(
+            f"{datetime.fromtimestamp(t).strftime('%H:%M:%S')}  [{state}] {command}  -> {outcome}"
+            for command, state, outcome, t in view.rows
+        )
+    return ""
+
+
+def render_results(view: ResultsView) -> str:
+    lines = []
+    for n, item in view.page_items:
+        year = f" ({item.year})" if item.year else ""
+        mark = "  [in library]" if item.in_library and view.kind == "find" else ""
+        detail = f"  {item.detail}" if item.detail else ""
+        lines.append(f"{n:>3}. {item.id:<18} {item.title}")
+        lines.append(f"     {authors(item.authors)}{year}{detail}{mark}")
+    if view.pages > 1:
+        lines.append(f"page {view.page} of {view.pages} ({len(view.items)} results)")
+    return "\n".join(lines)
+
+
+def render_sources(sources: list[dict[str, Any]]) -> str:
+    if not sources:
+        return ""
+    lines = ["Sources:"]
+    for s in sources:
+        mark = "" if s.get("cited", True) else "  (not cited)"
+        lines.append(f"[{s['n']}] {s.get('title', '')} ({s['paper_id']}, p. {s['page']}){mark}")
+    return "\n".join(lines)
+
+
+def render_draft(view: DraftView, streamed: bool = False) -> str:
+    parts = []
+    if not streamed:
+        parts.append(view.text.rstrip() or f"(the {view.kind} has no text yet)")
+    sources = render_sources(view.sources)
+    if sources:
+        parts.append(sources)
+    return "\n\n".join(p for p in parts if p)
+
+
+def render_help(view: HelpView, color: bool = False) -> str:
+    width = max((len(r.usage) for r in view.rows), default=10) + 2
+    lines = []
+    for row in view.rows:
+        line = f"  {row.usage:<{width}}{row.summary}"
+        if not row.enabled:
+            line = f"{line}\n  {'':<{width}}disabled: {row.reason}"
+            line = f"{DIM}{line}{RESET}" if color else line
+        lines.append(line)
+    if not view.topic:
+        lines.append("Commands shown dimmed (or marked disabled) cannot run now; the reason says what enables them.")
+    return "\n".join(lines)

@@ -1,0 +1,150 @@
+"""`paperdesk shell` end to end: scripts on stdin, the real default GGUF model, loopback arXiv.
+
+Each test starts the shell as its own process, as a user would; outputs are
+kept short (a few tokens per section) so the real model stays quick.
+"""
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import PAPERS
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def shell_env(tmp_home, arxiv):
+    env = dict(os.environ)
+    env.update({
+        "PAPERDESK_ARXIV_API_URL": arxiv.api_url,
+        "PAPERDESK_ARXIV_DELAY_SECONDS": "0",
+        "PAPERDESK_SUMMARY_SECTION_TOKENS": "16",
+        "PAPERDESK_SUMMARY_MAP_TOKENS": "16",
+        "PAPERDESK_ANSWER_MAX_TOKENS": "24",
+        "PAPERDESK_RESEARCH_MAX_TOKENS": "24",
+        "PAPERDESK_LLM_N_CTX": "2048",
+    })
+    return env
+
+
+def shell(env, script: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "paperdesk", "shell", *args], input=script, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+class LiveShell:
+    """A shell process fed line by line, whose output can be awaited."""
+
+    def __init__(self, env):
+        self.proc = subprocess.Popen([sys.executable, "-u", "-m", "paperdesk", "shell"], env=env, text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen = ""
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        while True:
+            chunk = self.proc.stdout.read(1)
+            if not chunk:
+                break
+            self.lines.put(chunk)
+
+    def send(self, line: str):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, text: str, timeout: float = 240) -> None:
+        deadline = time.monotonic() + timeout
+        while text not in self.seen:
+            try:
+                self.seen += self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"{text!r} never appeared; output so far:\n{self.seen}") from None
+
+
+def test_find_summarize_improve_notes_save_list_open_summary(shell_env):
+    result = shell(shell_env, "\n".join([
+        "find expository writing", "summarize 1", "improve mention the interviews", "notes check figure 2 later",
+        "save", "list", "open 1", "summary 1", "status"]) + "\n")
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    for expected in ["[find: initial -> select-new]", "1. 2304.02623v1", "[summarize: select-new -> draft-summary]",
+                     "## Problem", "## Limitations", "[summary revision 1", "[summary revision 2",
+                     "check figure 2 later", "[save: draft-summary -> summarized]",
+                     "[list: summarized -> select-view]", "page 1 of 4", "(revision 2, final)"]:
+        assert expected in out, expected
+    assert out.rstrip().endswith("state: select-view\nselected: none\nresults: 1\ndraft: none\nmode: online")
+
+
+def test_find_summarize_abandon_leaves_no_trace(shell_env):
+    result = shell(shell_env, "\n".join([
+        "find expository writing", "summarize 1", "abandon", "list", "sem-search expository writing support",
+        "status"]) + "\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "removed 2304.02623v1 and its index entries" in out
+    assert "the library is empty" in out
+    assert "Nothing in your library answers this" in out
+    assert "state: initial" in out
+
+
+def test_sem_search_then_save(shell_env, library):
+    library.add_pdf(PAPERS / "2302.07302v1.pdf")
+    library.close()
+    result = shell(shell_env, "sem-search how do readers keep track of citations\nsave citation tracking\nstatus\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "[sem-search: initial -> draft-sem-search]" in out and "Sources:\n[1] CiteSee" in out
+    assert "saved as report #1 'citation tracking'" in out
+    assert "state: draft-sem-search" in out and "draft: answer (revision 1)" in out
+
+
+def test_a_refused_command_fails_the_script_unless_keep_going(shell_env):
+    stopped = shell(shell_env, "improve more detail\nstatus\n")
+    assert stopped.returncode == 1
+    assert "refused: improve is not available in initial: summarize a paper first" in stopped.stderr
+    assert "state:" not in stopped.stdout
+    kept = shell(shell_env, "improve more detail\nstatus\n", "--keep-going")
+    assert kept.returncode == 1 and "state: initial" in kept.stdout
+
+
+@pytest.mark.parametrize("kill_when", ["[summary revision 1", "## Problem"])
+def test_resume_after_kill_9_in_draft_summary(shell_env, kill_when):
+    live = LiveShell(shell_env)
+    live.send("find expository writing")
+    live.send("summarize 1")
+    live.wait_for(kill_when)
+    live.proc.send_signal(signal.SIGKILL)
+    live.proc.wait(30)
+    stored = "draft: summary (revision 1)" if kill_when.startswith("[summary") else "draft: summary (no revision yet)"
+    result = shell(shell_env, "status\nimprove mention the design\nsave\nstatus\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("[resumed in draft-summary]")
+    assert "state: draft-summary\nselected: 2304.02623v1  Beyond Summarization" in out and stored in out
+    assert "[save: draft-summary -> summarized]" in out and "state: summarized" in out
+
+
+def test_ctrl_c_cancels_the_generation_and_the_shell_goes_on(shell_env):
+    shell_env["PAPERDESK_SUMMARY_SECTION_TOKENS"] = "400"
+    shell_env["PAPERDESK_SUMMARY_MAP_TOKENS"] = "400"
+    live = LiveShell(shell_env)
+    live.send("find expository writing")
+    live.send("summarize 1")
+    live.wait_for("## Problem\n")
+    live.proc.send_signal(signal.SIGINT)
+    live.wait_for("interrupted")
+    live.send("status")
+    live.wait_for("mode: online")
+    live.proc.stdin.close()
+    assert live.proc.wait(60) == 0
+    assert "^C: cancelling" in live.seen
+    assert "draft: summary (revision 1, interrupted)" in live.seen
