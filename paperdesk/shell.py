@@ -37,6 +37,7 @@ class ShellPrinter:
         self.color = out.isatty()
         self.progress = ProgressLine(err)
         self.streamed = False
+        self.streamed_text: list[str] = []
         self.at_line_start = True
         self._lock = threading.Lock()
 
@@ -44,12 +45,14 @@ class ShellPrinter:
         with self._lock:
             if isinstance(event, CommandStarted):
                 self.streamed = False
+                self.streamed_text = []
             elif isinstance(event, ProgressUpdated) and not self.streamed:
                 self.progress(event.progress)  # once tokens stream, they are the progress
             elif isinstance(event, GenerationStarted):
                 self.progress.close()
                 self.streamed = True
             elif isinstance(event, TokenStreamed):
+                self.streamed_text.append(event.text)
                 self.out.write(event.text)
                 self.out.flush()
                 self.at_line_start = event.text.endswith("\n")
@@ -68,6 +71,10 @@ class ShellPrinter:
             self.progress.close()
             self._line_break()
             streamed = self.streamed and isinstance(outcome.view, DraftView)
+            if streamed and outcome.view.kind in ("answer", "report") and _differs(outcome.view.text,
+                                                                                    "".join(self.streamed_text)):
+                # grounding added or removed citations after the stream: show what was stored
+                self.out.write(f"\nchecked: {outcome.view.text.strip()}\n")
             if outcome.view is not None:
                 text = render(outcome.view, color=self.color, streamed=streamed)
                 if text:
@@ -85,6 +92,10 @@ class ShellPrinter:
     def notice(self, text: str) -> None:
         self.out.write(f"[{text}]\n")
         self.out.flush()
+
+
+def _differs(stored: str, streamed: str) -> bool:
+    return " ".join(stored.split()) != " ".join(streamed.split())
 
 
 def run_cancellable(desk: Desk, line: str, printer: ShellPrinter) -> Outcome:

@@ -104,8 +104,7 @@ def write(
     prompt = render(template, sources=sources, question=question.strip(), **values).rstrip()
     if lead:
         prompt = f"{prompt} {lead}"
-        if on_token is not None:
-            on_token(lead + " ")
+        on_token = _after_lead(lead, on_token)
     result = generate(backend, make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, temperature=0.2,
                                             seed=1, repeat_penalty=1.15), on_token=on_token, cancel=cancel)
     generated = drop_copied(trim_loops(strip_echo(drop_repeats(result.text))), template_text(template))
@@ -163,6 +162,22 @@ def improve(
     hits = retrieve(library, f"{question} {feedback}", k) or retrieve(library, question, k)
     return write(library, backend, question, hits, template, on_token, cancel, max_tokens,
                  old=" ".join(old_text.split()) or "(none)", feedback=feedback.strip())
+
+
+def _after_lead(lead: str, on_token: Callable[[str], None] | None) -> Callable[[str], None] | None:
+    """Stream the lead first, then the tokens, with exactly one space between them."""
+    if on_token is None:
+        return None
+    on_token(lead)
+    first = True
+
+    def forward(text: str) -> None:
+        nonlocal first
+        if first and text.strip():
+            text, first = " " + text.lstrip(), False
+        on_token(text)
+
+    return forward
 
 
 def _short(title: str) -> str:
