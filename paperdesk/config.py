@@ -77,6 +77,7 @@ KEYS: tuple[Key, ...] = (
     Key("research.max_tokens", int, 320, _positive),
 )
 KEYS_BY_NAME = {k.name: k for k in KEYS}
+KEYMAP_PREFIX = "keymap."
 
 
 def config_path() -> Path:
@@ -173,6 +174,11 @@ def load_settings(environ: dict[str, str] | None = None, path: Path | None = Non
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"config file {file} is not valid TOML: {exc}") from None
         for name, raw in _flatten(table).items():
+            if name.startswith(KEYMAP_PREFIX):  # [keymap] binding-id = "keys": checked by the TUI, which knows the ids
+                if not isinstance(raw, str) or not raw.strip():
+                    raise ConfigError(f"config key {name} ({file}): expected keys like \"ctrl+s\", got {raw!r}")
+                values[name], sources[name] = raw.strip(), str(file)
+                continue
             key = KEYS_BY_NAME.get(name)
             if key is None:
                 raise ConfigError(f"unknown config key {name} in {file}; known keys: paperdesk config --keys")

@@ -145,3 +145,29 @@ def backend(request):
     from paperdesk.core.llm.remote import RemoteBackend
 
     return RemoteBackend(request.getfixturevalue("llama_server_url"), api_key="secret-key")
+
+
+# --- the workbench (TUI) over a Desk with the real default model ---------------------------------
+
+
+@pytest.fixture
+def workbench(tmp_home, arxiv, embedder, local_backend):
+    """make(**env) -> a PaperDeskApp over a Desk that uses the real default GGUF model (loaded once)."""
+    from paperdesk.config import load_settings
+    from paperdesk.core.desk import Desk
+    from paperdesk.tui.app import PaperDeskApp
+
+    desks = []
+
+    def make(warm_up: bool = False, **env):
+        environ = {"PAPERDESK_HOME": str(tmp_home), "PAPERDESK_ARXIV_API_URL": arxiv.api_url,
+                   "PAPERDESK_ARXIV_DELAY_SECONDS": "0", "PAPERDESK_SUMMARY_SECTION_TOKENS": "16",
+                   "PAPERDESK_SUMMARY_MAP_TOKENS": "16", "PAPERDESK_ANSWER_MAX_TOKENS": "24", **env}
+        settings = load_settings(environ=environ, path=tmp_home / "absent.toml")
+        desk = Desk(settings, backend=local_backend, embedder=embedder)
+        desks.append(desk)
+        return PaperDeskApp(settings, desk=desk, warm_up=warm_up)
+
+    yield make
+    for desk in desks:
+        desk.close()

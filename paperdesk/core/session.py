@@ -8,10 +8,11 @@ and draft.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.sources.arxiv import ArxivPaper
-from paperdesk.core.store import Paper
+if TYPE_CHECKING:
+    from paperdesk.core.sources.arxiv import ArxivPaper
+    from paperdesk.core.store import Paper
 
 
 @dataclass
@@ -27,17 +28,19 @@ class ResultItem:
     arxiv: dict[str, Any] | None = None  # the arXiv record, so summarize needs no second lookup
 
     @classmethod
-    def from_arxiv(cls, paper: ArxivPaper, in_library: bool) -> "ResultItem":
+    def from_arxiv(cls, paper: "ArxivPaper", in_library: bool) -> "ResultItem":
         return cls(paper.short_id, paper.title, list(paper.authors), paper.year, in_library, arxiv=asdict(paper))
 
     @classmethod
-    def from_paper(cls, paper: Paper, detail: str = "") -> "ResultItem":
+    def from_paper(cls, paper: "Paper", detail: str = "") -> "ResultItem":
         year = None
         if paper.published and paper.published[:4].isdigit():
             year = int(paper.published[:4])
         return cls(paper.id, paper.title, list(paper.authors), year, True, detail)
 
-    def arxiv_paper(self) -> ArxivPaper | None:
+    def arxiv_paper(self) -> "ArxivPaper | None":
+        from paperdesk.core.sources.arxiv import ArxivPaper
+
         return ArxivPaper(**self.arxiv) if self.arxiv else None
 
 

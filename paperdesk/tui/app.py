@@ -1,127 +1,399 @@
-"""PaperDeskApp: the library and hybrid search over it, from the keyboard.
+"""PaperDeskApp: the keyboard-driven workbench over the Desk.
 
-The full workbench (workflow-bound panes, drafts, notes, reader) builds on
-this; here the app lists the library and searches it without blocking: the
-library opens and every search runs in a thread worker that posts messages.
+The first screen paints before anything heavy is imported: the Desk (library,
+indexes) opens in a worker, then the models load in another. Every command
+runs in a thread worker; the Desk's events come back as DeskEvent messages
+and only handlers here touch widgets. What may run now is always the
+workflow model's answer (check_action, the palette, the command line).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
-from textual.message import Message
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Input, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
 
 from paperdesk.config import Settings
-from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.library import Hit, Library
-from paperdesk.core.store import Paper
+from paperdesk.tui import startup_probe
+from paperdesk.tui.command_line import CommandLine
+from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
+from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, PageLoaded
+from paperdesk.tui.palette import WorkflowCommands
+from paperdesk.tui.panes.draft import DraftPane
+from paperdesk.tui.panes.notes import NotesPane
+from paperdesk.tui.panes.reader import ReaderPane
+from paperdesk.tui.panes.report import ReportsPane
+from paperdesk.tui.panes.results import ResultsPane
+from paperdesk.tui.routing import OutcomeRouter
+from paperdesk.tui.status_bar import StatusBar
+from paperdesk.tui.themes import DEFAULT_THEME, load_themes
+
+if TYPE_CHECKING:
+    from paperdesk.core.desk import Desk
+
+# the command Enter runs on a result row, by state
+NATURAL_COMMAND = {"select-new": "summarize", "select-view": "open", "draft-sem-search": "open",
+                   "draft-research": "open"}
 
 
 class PaperDeskApp(App):
     TITLE = "paperdesk"
-    CSS = """
-    #status { height: 1; padding: 0 1; background: $panel; }
-    DataTable { height: 1fr; }
-    """
-    BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", id="quit"),
-        Binding("slash", "focus_search", "Search", id="focus_search"),
-        Binding("ctrl+l", "show_library", "Library", id="show_library"),
-    ]
+    CSS_PATH = "app.tcss"
+    BINDINGS = APP_BINDINGS
+    COMMANDS = App.COMMANDS | {WorkflowCommands}
 
-    @dataclass
-    class LibraryOpened(Message):
-        library: Library
-        papers: list[Paper]
-
-    @dataclass
-    class SearchDone(Message):
-        query: str
-        hits: list[Hit]
-
-    @dataclass
-    class Failed(Message):
-        error: str
-
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, desk: "Desk | None" = None, warm_up: bool = True,
+                 cursor_blink: bool = True) -> None:
         super().__init__()
+        self.cursor_blink = cursor_blink  # off in snapshot tests
         self.settings = settings
-        self.library: Library | None = None
+        self.desk: Desk | None = None
+        self._given_desk = desk  # tests pass one in; otherwise it opens in a worker
+        self._warm_up = warm_up
+        self._busy = False
+        self._pending: str | None = None
+        self._selected: str | None = None
+        self.router = OutcomeRouter(self)
+
+    # -- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        yield Input(placeholder="search the library (hybrid)   Enter to search", id="query")
-        yield DataTable(id="table", cursor_type="row", zebra_stripes=True)
-        yield Static("opening the library ...", id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield ResultsPane(id="results")
+                yield NotesPane(id="notes")
+            with TabbedContent(id="right", initial="tab-draft"):
+                with TabPane("Draft · F3", id="tab-draft"):
+                    yield DraftPane(id="draft")
+                with TabPane("Reader · F5", id="tab-reader"):
+                    yield ReaderPane(id="reader")
+                with TabPane("Reports · F6", id="tab-reports"):
+                    yield ReportsPane(id="reports")
+        yield CommandLine(self.completion_candidates, id="command-line")
+        yield StatusBar(id="status-bar")
         yield Footer()
 
+    @property
+    def main(self):
+        """The workbench screen: queries go here, not to a modal on top of it."""
+        return self.screen_stack[0]
+
+    @property
+    def command_line(self) -> CommandLine:
+        return self.main.query_one(CommandLine)
+
+    @property
+    def status_bar(self) -> StatusBar:
+        return self.main.query_one(StatusBar)
+
     def on_mount(self) -> None:
-        self.query_one(DataTable).focus()  # so "/" is a key binding, not a character in the search box
-        self.open_library()
+        self._apply_theme()
+        self._apply_keymap()
+        if not self.cursor_blink:
+            for widget in self.main.query("Input, TextArea"):
+                widget.cursor_blink = False
+        self.command_line.input.focus()
+        self.call_after_refresh(startup_probe.mark, "first_paint")
+        if self._given_desk is not None:
+            self.post_message(DeskReady(self._given_desk, _model_label(self.settings)))
+        else:
+            self.open_desk()
 
-    @work(thread=True, exclusive=True, group="library", exit_on_error=False)
-    def open_library(self) -> None:
+    def _apply_theme(self) -> None:
+        themes, problems = load_themes(self.settings.home)
+        for theme in themes:
+            self.register_theme(theme)
+        wanted = self.settings["theme"]
+        if wanted in self.available_themes:
+            self.theme = wanted
+        else:
+            fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+            self.theme = fallback
+            problems.append(f"unknown theme {wanted!r}; using {fallback} (themes: "
+                            f"{', '.join(t.name for t in themes)})")
+        for problem in problems:
+            self.notify(problem, severity="warning", timeout=8)
+
+    def _apply_keymap(self) -> None:
+        keymap = {k.split(".", 1)[1]: v for k, v in self.settings.values.items() if k.startswith("keymap.")}
+        unknown = sorted(set(keymap) - BINDING_IDS)
+        if unknown:
+            self.notify(f"keymap: no binding with id {', '.join(unknown)}; ids: {', '.join(sorted(BINDING_IDS))}",
+                        severity="warning", timeout=8)
+        self.set_keymap({k: v for k, v in keymap.items() if k in BINDING_IDS})
+
+    # -- starting up -----------------------------------------------------------------------------
+
+    @work(thread=True, group="startup", exit_on_error=False)
+    def open_desk(self) -> None:
+        from paperdesk.core.desk import Desk
+        from paperdesk.core.errors import PaperdeskError
+
         try:
-            library = Library(self.settings)
-            self.post_message(self.LibraryOpened(library, library.list(1, 10_000)[0]))
+            desk = Desk(self.settings)
         except PaperdeskError as exc:
-            self.post_message(self.Failed(str(exc)))
+            self.post_message(DeskFailed(str(exc)))
+            return
+        self.post_message(DeskReady(desk, _model_label(self.settings)))
 
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
-    def run_search(self, query: str) -> None:
-        assert self.library is not None
+    @on(DeskReady)
+    def _desk_ready(self, message: DeskReady) -> None:
+        desk = self.desk = message.desk
+        desk.subscribe(lambda event: self.post_message(DeskEvent(event)))
+        startup_probe.mark("desk_ready")
+        self.status_bar.set_model(f"model: {message.model}")
+        self.router.restore(desk)
+        self.status_bar.set_activity("loading models …" if self._warm_up else "")
+        self.command_line.say("; ".join(desk.notices) or "ready: type a command, or F1 for help")
+        if self._warm_up:
+            self.warm_up_models()
+        if self._pending:
+            line, self._pending = self._pending, None
+            self._start(line)
+
+    @on(DeskFailed)
+    def _desk_failed(self, message: DeskFailed) -> None:
+        self.command_line.say(f"cannot open the library: {message.error}", "error")
+        self.status_bar.set_activity("not ready")
+
+    @work(thread=True, group="models", exit_on_error=False)
+    def warm_up_models(self) -> None:
+        desk = self.desk
+        assert desk is not None
         try:
-            self.post_message(self.SearchDone(query, self.library.search(query, k=20)))
+            desk.library.embedder.model()
+            llama = getattr(desk.backend, "llama", None)
+            if callable(llama):
+                llama()
+        except Exception as exc:  # reported in the status bar; commands will say it again with the fix
+            self.post_message(ModelsReady(str(exc)))
+            return
+        self.post_message(ModelsReady())
+
+    @on(ModelsReady)
+    def _models_ready(self, message: ModelsReady) -> None:
+        startup_probe.mark("models_ready")
+        if not self._busy:
+            self.status_bar.set_activity(f"model problem: {message.error}" if message.error else "ready")
+
+    # -- running commands --------------------------------------------------------------------------
+
+    def submit(self, line: str) -> None:
+        """Run a command line; one that arrives while another runs interrupts it, then runs."""
+        line = line.strip()
+        if not line:
+            return
+        self.command_line.input.remember(line)
+        if self.desk is None:
+            self._pending = line
+            self.command_line.say(f"{line} will run when the library is open …", "busy")
+            return
+        if self._busy:
+            self._pending = line
+            self.desk.cancel()
+            self.command_line.say(f"interrupting to run {line} …", "busy")
+            return
+        self._start(line)
+
+    def _start(self, line: str) -> None:
+        self._busy = True
+        self.command_line.say(f"running {line} … (Esc cancels)", "busy")
+        self.run_command(line)
+
+    @work(thread=True, group="command", exit_on_error=False)
+    def run_command(self, line: str) -> None:
+        assert self.desk is not None
+        self.desk.run(line)  # the outcome comes back as a CommandFinished event
+
+    def command_finished(self) -> None:
+        """Called by the router once a command's outcome is shown."""
+        self._busy = False
+        self.refresh_bindings()
+        if self._pending and self.desk is not None:
+            line, self._pending = self._pending, None
+            self._start(line)
+
+    @on(DeskEvent)
+    def _desk_event(self, message: DeskEvent) -> None:
+        self.router.event(message.event)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR:
+            self._busy = False
+            self.notify(f"{event.worker.name} failed: {event.worker.error}", severity="error", timeout=10)
+
+    @on(Input.Submitted, "#command-input")
+    def _command_submitted(self, event: Input.Submitted) -> None:
+        event.input.value = ""
+        self.submit(event.value)
+
+    @on(ResultsPane.Chosen)
+    def _result_chosen(self, message: ResultsPane.Chosen) -> None:
+        command = NATURAL_COMMAND.get(self.desk.state if self.desk else "")
+        if command is None:
+            self.command_line.say("no command picks a result here; find, list or sem-search first", "error")
+            return
+        self.submit(f"{command} {message.number}")
+
+    # -- reader and notes (direct reads of the library, in workers) -----------------------------------
+
+    @on(ReaderPane.PageRequested)
+    def _page_requested(self, message: ReaderPane.PageRequested) -> None:
+        self.load_page(message.paper_id, message.page, message.highlight)
+
+    @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
+    def load_page(self, paper_id: str, page: int, highlight: str = "") -> None:
+        from paperdesk.core.errors import PaperdeskError
+
+        assert self.desk is not None
+        try:
+            paper, text = self.desk.library.page_text(paper_id, page)
         except PaperdeskError as exc:
-            self.post_message(self.Failed(str(exc)))
-
-    @on(LibraryOpened)
-    def show_papers(self, message: LibraryOpened) -> None:
-        self.library = message.library
-        table = self.query_one(DataTable)
-        table.clear(columns=True)
-        table.add_columns("#", "id", "title", "authors", "pages")
-        for n, paper in enumerate(message.papers, start=1):
-            table.add_row(str(n), paper.id, paper.title, ", ".join(paper.authors[:2]), str(paper.page_count))
-        count = len(message.papers)
-        self.set_status(f"{count} paper(s) in {self.settings.home}" if count else
-                        "the library is empty: add papers with `paperdesk add ID|FILE`")
-
-    @on(SearchDone)
-    def show_hits(self, message: SearchDone) -> None:
-        table = self.query_one(DataTable)
-        table.clear(columns=True)
-        table.add_columns("#", "paper", "pages", "section", "snippet")
-        for n, hit in enumerate(message.hits, start=1):
-            table.add_row(str(n), hit.title[:40], f"{hit.page_start}-{hit.page_end}", hit.section[:24],
-                          hit.snippet.replace("**", "")[:100])
-        self.set_status(f"{len(message.hits)} hit(s) for {message.query!r}")
-
-    @on(Failed)
-    def show_error(self, message: Failed) -> None:
-        self.set_status(f"error: {message.error}")
-
-    @on(Input.Submitted, "#query")
-    def submit_query(self, event: Input.Submitted) -> None:
-        query = event.value.strip()
-        if not query:
+            self.call_from_thread(self.command_line.say, str(exc), "error")
             return
-        if self.library is None:
-            self.set_status("the library is still opening; try again in a moment")
+        self.post_message(PageLoaded(paper.id, paper.title, page, paper.page_count, text, highlight))
+
+    @on(ReaderPane.FindRequested)
+    def _find_requested(self, message: ReaderPane.FindRequested) -> None:
+        self.find_in_paper(message.paper_id, message.query, message.after_page)
+
+    @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
+    def find_in_paper(self, paper_id: str, query: str, after_page: int) -> None:
+        assert self.desk is not None
+        paper = self.desk.library.get(paper_id)
+        pages = list(range(after_page + 1, paper.page_count + 1)) + list(range(1, after_page + 1))
+        for page in pages:
+            text = self.desk.store.page_text(paper.id, page) or ""
+            if query.lower() in text.lower():
+                self.post_message(PageLoaded(paper.id, paper.title, page, paper.page_count, text, query))
+                return
+        self.call_from_thread(self.command_line.say, f"{query!r} is not in {paper.id}", "error")
+
+    @on(PageLoaded)
+    def _page_loaded(self, message: PageLoaded) -> None:
+        self.main.query_one(ReaderPane).show_page(message.paper_id, message.title, message.page, message.pages,
+                                             message.text, message.highlight)
+        self.main.query_one(TabbedContent).active = "tab-reader"
+
+    @on(NotesPane.Edited)
+    def _notes_edited(self, message: NotesPane.Edited) -> None:
+        self.save_notes(message.paper_id, message.text)
+
+    @work(thread=True, group="notes", exit_on_error=False)
+    def save_notes(self, paper_id: str, text: str) -> None:
+        assert self.desk is not None
+        self.desk.drafts.set_notes(paper_id, text)
+
+    # -- actions ---------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Workflow commands are dimmed in the footer when the workflow model refuses them now."""
+        command = ACTION_COMMANDS.get(action)
+        if action == "workflow" and parameters:
+            command = str(parameters[0])
+        if action == "open_selected":
+            command = NATURAL_COMMAND.get(self.desk.state if self.desk else "", "open")
+        if action == "cancel":
+            return True
+        if command is None:
+            return True
+        if self.desk is None:
+            return None
+        return None if self.desk.workflow.refusal(command) else True
+
+    def action_workflow(self, command: str) -> None:
+        self.submit(command)
+
+    def action_improve(self) -> None:
+        self.command_line.prefill("improve ")
+
+    def action_abandon(self) -> None:
+        from paperdesk.tui.screens.confirm import ConfirmScreen
+
+        paper = self.desk.selected_paper() if self.desk else None
+        draft = self.desk.session.draft if self.desk else None
+        what = f"the draft summary of {paper.title!r}" if paper else "the draft summary"
+        extra = " and remove the paper from the library (this summarize added it)" if draft and draft.added_paper else ""
+        self.push_screen(ConfirmScreen(f"Abandon {what}{extra}?"),
+                         lambda yes: self.submit("abandon") if yes else None)
+
+    def action_open_selected(self) -> None:
+        number = self.main.query_one(ResultsPane).selected_number()
+        if number is not None:
+            self.post_message(ResultsPane.Chosen(number))
+
+    def action_page(self, delta: int) -> None:
+        reader = self.main.query_one(ReaderPane)
+        focused = self.focused
+        in_reader = focused is not None and reader in focused.ancestors_with_self
+        if in_reader or self.main.query_one(TabbedContent).active == "tab-reader" and not self._results_focused():
+            reader.turn_page(delta)
+        else:
+            self.main.query_one(ResultsPane).turn_page(delta)
+
+    def _results_focused(self) -> bool:
+        focused = self.focused
+        return focused is not None and self.main.query_one(ResultsPane) in focused.ancestors_with_self
+
+    def action_focus_pane(self, name: str) -> None:
+        if self.screen is not self.main:  # a modal is open; its keys come first
             return
-        self.set_status(f"searching for {query!r} ...")
-        self.run_search(query)
+        tabs = {"draft": "tab-draft", "reader": "tab-reader", "reports": "tab-reports"}
+        if name in tabs:
+            self.main.query_one(TabbedContent).active = tabs[name]
+        target = {"results": "#results-table", "notes": "#notes-text", "draft": "#draft-scroll",
+                  "reader": "#reader-scroll", "reports": "#reports-list"}[name]
+        self.main.query_one(target).focus()
 
-    def action_focus_search(self) -> None:
-        self.query_one(Input).focus()
+    def action_focus_command(self) -> None:
+        self.command_line.input.focus()
 
-    def action_show_library(self) -> None:
-        if self.library is not None:
-            self.post_message(self.LibraryOpened(self.library, self.library.list(1, 10_000)[0]))
+    def action_help(self) -> None:
+        if self.desk is None:
+            self.command_line.say("the library is still opening; help in a moment", "busy")
+            return
+        self.submit("help")
 
-    def set_status(self, text: str) -> None:
-        self.query_one("#status", Static).update(text)
+    def action_cancel(self) -> None:
+        """Esc: stop the running command; with nothing running, go back to the command line."""
+        if self._busy and self.desk is not None:
+            self._pending = None
+            self.desk.cancel()
+            self.command_line.say("cancelling …", "busy")
+        else:
+            self.command_line.input.focus()
+
+    async def action_quit(self) -> None:
+        self.main.query_one(NotesPane).flush()
+        if self._busy and self.desk is not None:
+            self.desk.cancel()  # a partial draft is kept as an interrupted revision
+        self.exit()
+
+    # -- completion ----------------------------------------------------------------------------------
+
+    def completion_candidates(self) -> tuple[list[str], list[str], list[str]]:
+        from paperdesk.core.commands import COMMANDS
+
+        names = [c.name for c in COMMANDS]
+        if self.desk is None:
+            return [], names, []
+        enabled = self.desk.workflow.enabled_commands()
+        refs = [item.id for item in self.desk.session.results]
+        return enabled, [n for n in names if n not in enabled], refs
+
+
+def _model_label(settings: Settings) -> str:
+    from paperdesk.core.llm.models import describe_model
+
+    return describe_model(settings)
+
+
+def run_app(settings: Settings) -> int:
+    PaperDeskApp(settings).run()
+    return 0
+

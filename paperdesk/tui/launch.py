@@ -6,7 +6,6 @@ from paperdesk.config import Settings
 
 
 def run_tui(settings: Settings) -> int:
-    from paperdesk.tui.app import PaperDeskApp
+    from paperdesk.tui.app import run_app
 
-    PaperDeskApp(settings).run()
-    return 0
+    return run_app(settings)

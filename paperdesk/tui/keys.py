@@ -1,0 +1,42 @@
+"""Key bindings of the workbench: each has an id, so users remap them with `[keymap]` in the config.
+
+Keys avoid what Input and TextArea already use (ctrl+x cut, ctrl+k, ctrl+u ...); the
+pane keys are priority bindings because TextArea claims F5 and F6.
+
+Actions that are workflow commands are listed in ACTION_COMMANDS; the app's
+check_action asks the workflow model about them, so the footer dims what
+cannot run now.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+APP_BINDINGS: list[Binding] = [
+    Binding("f1", "help", "Help", id="help"),
+    Binding("escape", "cancel", "Cancel", id="cancel"),
+    Binding("colon,slash", "focus_command", "Command", id="focus_command", key_display=":"),
+    Binding("f2", "focus_pane('results')", "Results pane", id="focus_results", show=False, priority=True),
+    Binding("f3", "focus_pane('draft')", "Draft pane", id="focus_draft", show=False, priority=True),
+    Binding("f4", "focus_pane('notes')", "Notes pane", id="focus_notes", show=False, priority=True),
+    Binding("f5", "focus_pane('reader')", "Reader pane", id="focus_reader", show=False, priority=True),
+    Binding("f6", "focus_pane('reports')", "Reports pane", id="focus_reports", show=False, priority=True),
+    Binding("rightsquarebracket", "page(1)", "Next page", id="next_page", key_display="]", show=False),
+    Binding("leftsquarebracket", "page(-1)", "Prev page", id="prev_page", key_display="[", show=False),
+    Binding("o", "open_selected", "Open", id="open"),
+    Binding("i", "improve", "Improve", id="improve"),
+    Binding("ctrl+s", "workflow('save')", "Save", id="save"),
+    Binding("ctrl+b", "abandon", "Abandon", id="abandon"),
+    Binding("ctrl+z", "workflow('undo')", "Undo", id="undo", show=False),
+    Binding("ctrl+y", "workflow('redo')", "Redo", id="redo", show=False),
+    Binding("ctrl+q", "quit", "Quit", id="quit"),
+]
+
+# action name -> the workflow command whose availability gates it
+ACTION_COMMANDS: dict[str, str] = {
+    "improve": "improve",
+    "abandon": "abandon",
+}
+WORKFLOW_ACTION_ARGS = {"save", "undo", "redo"}  # action_workflow(<command>) is gated by <command>
+
+BINDING_IDS = frozenset(b.id for b in APP_BINDINGS if b.id)

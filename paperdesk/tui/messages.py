@@ -1,0 +1,52 @@
+"""Messages the app's workers post to the UI thread (workers never touch widgets)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from paperdesk.core.desk import Desk
+
+
+@dataclass
+class DeskReady(Message):
+    """The library is open and the workflow resumed; commands can run."""
+
+    desk: "Desk"
+    model: str
+
+
+@dataclass
+class DeskFailed(Message):
+    """The Desk could not start (a bad config, an unreadable library)."""
+
+    error: str
+
+
+@dataclass
+class DeskEvent(Message):
+    """One event from the Desk (progress, token, transition, results, finished)."""
+
+    event: Any
+
+
+@dataclass
+class ModelsReady(Message):
+    """The embedding and generation models are loaded (or failed to load)."""
+
+    error: str = ""
+
+
+@dataclass
+class PageLoaded(Message):
+    """A page of the paper in the reader, read from the library."""
+
+    paper_id: str
+    title: str
+    page: int
+    pages: int
+    text: str
+    highlight: str = ""  # words found by find-in-paper, shown highlighted

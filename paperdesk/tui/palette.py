@@ -1,0 +1,65 @@
+"""Command palette provider: only the workflow commands valid now, plus the papers of the current results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Iterator
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from paperdesk.tui.app import PaperDeskApp
+
+# commands that run as they are; the others need words, so the palette types their start into the command line
+_RUN_AS_IS = {"save", "abandon", "list", "undo", "redo", "notes", "help", "status", "history", "clear", "quit"}
+_PAPER_COMMANDS = ("summarize", "open", "summary")
+
+
+@dataclass(frozen=True)
+class PaletteEntry:
+    label: str
+    line: str
+    help: str
+    run_now: bool
+
+
+def palette_entries(app: "PaperDeskApp") -> Iterator[PaletteEntry]:
+    """What the palette offers now, asked of the workflow model."""
+    desk = app.desk
+    if desk is None:
+        return
+    enabled = {row.name: row for row in desk.workflow.availability() if row.enabled}
+    for name, row in enabled.items():
+        if name in _PAPER_COMMANDS:
+            continue
+        run_now = name in _RUN_AS_IS
+        yield PaletteEntry(row.usage, name if run_now else f"{name} ", row.summary, run_now)
+    for name in _PAPER_COMMANDS:
+        if name not in enabled:
+            continue
+        for n, item in enumerate(desk.session.results, start=1):
+            yield PaletteEntry(f"{name} {n}: {item.title}", f"{name} {n}", f"{enabled[name].summary} ({item.id})",
+                               True)
+
+
+class WorkflowCommands(Provider):
+    """Offers workflow commands that are enabled now and the papers they can act on."""
+
+    def _run(self, entry: PaletteEntry) -> None:
+        app: PaperDeskApp = self.app  # type: ignore[assignment]
+        if entry.run_now:
+            app.submit(entry.line)
+        else:
+            app.command_line.prefill(entry.line)
+
+    async def discover(self) -> Hits:
+        for entry in palette_entries(self.app):  # type: ignore[arg-type]
+            yield DiscoveryHit(entry.label, partial(self._run, entry), help=entry.help)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for entry in palette_entries(self.app):  # type: ignore[arg-type]
+            score = matcher.match(entry.label)
+            if score > 0:
+                yield Hit(score, matcher.highlight(entry.label), partial(self._run, entry), help=entry.help)

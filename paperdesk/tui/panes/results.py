@@ -1,0 +1,114 @@
+"""ResultsPane: last_query_set (find, list, sem-search, research), 20 rows a page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Label
+
+if TYPE_CHECKING:
+    from paperdesk.core.views import ResultsView
+
+_TITLES = {"find": "arXiv results", "list": "Library", "sem-search": "Papers of the answer",
+           "research": "Papers of the report"}
+
+
+_FIXED = {"#": 3, "authors": 14, "year": 4, "lib": 3, "where": 9}
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class ResultsPane(Vertical):
+    """A page of results; Enter on a row posts Chosen with the row's result number."""
+
+    @dataclass
+    class Chosen(Message):
+        number: int
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.view: ResultsView | None = None
+        self.enter_hint = ""
+
+    def on_mount(self) -> None:
+        self.border_title, self.border_subtitle = "Results", "F2"
+
+    def compose(self) -> ComposeResult:
+        yield DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
+        yield Label("no results yet: find <query>, list, or sem-search <query>", id="results-footer")
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one(DataTable)
+
+    def show(self, view: "ResultsView", enter_hint: str = "") -> None:
+        """Display one page of a results view (attributes down from the app)."""
+        self.view = view
+        self.enter_hint = enter_hint
+        self.border_title = _TITLES.get(view.kind, "Results") + (f": {view.query}" if view.query else "")
+        self.border_subtitle = "F2"
+        table = self.table
+        table.clear(columns=True)
+        title_width = max(16, self.size.width - sum(_FIXED.values()) - 2 * (len(_FIXED) + 1) - 4)
+        table.add_column("#", width=_FIXED["#"])
+        table.add_column("title", width=title_width)
+        for name in ("authors", "year", "lib", "where"):
+            table.add_column(name, width=_FIXED[name])
+        for n, item in view.page_items:
+            authors = item.authors[0].split()[-1] + (" et al." if len(item.authors) > 1 else "") if item.authors else ""
+            table.add_row(str(n), _cut(item.title, title_width), authors, str(item.year or ""),
+                          "●" if item.in_library else "", item.detail, key=str(n))
+        self._footer()
+
+    def on_resize(self) -> None:
+        if self.view is not None:
+            self.show(self.view, self.enter_hint)
+
+    def clear_results(self, note: str) -> None:
+        self.view = None
+        self.border_title = "Results"
+        self.border_subtitle = "F2"
+        self.table.clear(columns=True)
+        self.query_one("#results-footer", Label).update(note)
+
+    def _footer(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        if not view.items:
+            text = "nothing found"
+        else:
+            pages = f"page {view.page} of {view.pages} · " if view.pages > 1 else ""
+            hint = f" · Enter: {self.enter_hint}" if self.enter_hint else ""
+            text = f"{pages}{len(view.items)} result(s){hint}"
+        self.query_one("#results-footer", Label).update(text)
+
+    def turn_page(self, delta: int) -> bool:
+        """Show the next (+1) or previous (-1) page; False when there is none."""
+        view = self.view
+        if view is None or not 1 <= view.page + delta <= view.pages:
+            return False
+        from dataclasses import replace
+
+        self.show(replace(view, page=view.page + delta), self.enter_hint)
+        return True
+
+    def selected_number(self) -> int | None:
+        table = self.table
+        if self.view is None or table.row_count == 0:
+            return None
+        row_key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return int(row_key.value) if row_key.value else None
+
+    @on(DataTable.RowSelected)
+    def _chosen(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key.value:
+            self.post_message(self.Chosen(int(event.row_key.value)))

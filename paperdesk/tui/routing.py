@@ -1,0 +1,159 @@
+"""OutcomeRouter: turns Desk events and command outcomes into pane updates (on the UI thread only)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.widgets import TabbedContent
+
+from paperdesk.tui.panes.draft import DraftPane
+from paperdesk.tui.panes.notes import NotesPane
+from paperdesk.tui.panes.reader import ReaderPane
+from paperdesk.tui.panes.report import ReportsPane
+from paperdesk.tui.panes.results import ResultsPane
+
+if TYPE_CHECKING:
+    from paperdesk.core.desk import Desk
+    from paperdesk.core.views import Outcome
+    from paperdesk.tui.app import PaperDeskApp
+
+TOKEN_REFRESH = 8  # update the status bar's token count every this many tokens
+
+
+class OutcomeRouter:
+    def __init__(self, app: "PaperDeskApp") -> None:
+        self.app = app
+
+    def _pane(self, kind: type) -> Any:
+        return self.app.main.query_one(kind)
+
+    def _tab(self, tab: str) -> None:
+        self.app.main.query_one(TabbedContent).active = tab
+
+    # -- startup: show what the resumed session holds --------------------------------------------
+
+    def restore(self, desk: "Desk") -> None:
+        if desk.session.results:
+            self.results(desk.results_view())
+        view = desk.draft_view()
+        if view is not None:
+            self._pane(DraftPane).show(view)
+        reader = desk.session.reader
+        if reader is not None:
+            self.app.load_page(reader[0], reader[1])
+            self._tab("tab-draft")
+        self.refresh_reports()
+        self.sync()
+
+    # -- events ----------------------------------------------------------------------------------
+
+    def event(self, event: Any) -> None:
+        from paperdesk.core import views
+
+        app = self.app
+        if isinstance(event, views.ProgressUpdated):
+            app.status_bar.progress(event.progress)
+        elif isinstance(event, views.TokenStreamed):
+            self._pane(DraftPane).append(event.text)
+            if event.tokens % TOKEN_REFRESH == 1:
+                app.status_bar.tokens(event.tokens, event.tokens_per_s)
+        elif isinstance(event, views.GenerationStarted):
+            self._pane(DraftPane).start_stream(event.kind, event.title)
+            self._tab("tab-draft")
+        elif isinstance(event, views.StateChanged):
+            app.refresh_bindings()
+            self.sync()
+        elif isinstance(event, views.ResultsChanged):
+            self.results(event.view)
+        elif isinstance(event, views.CommandStarted):
+            app.status_bar.set_activity(f"running {event.command}")
+        elif isinstance(event, views.CommandFinished):
+            self.finished(event.outcome)
+
+    def results(self, view: Any) -> None:
+        from paperdesk.tui.app import NATURAL_COMMAND
+
+        desk = self.app.desk
+        natural = NATURAL_COMMAND.get(desk.state if desk else "", "")
+        pane = self._pane(ResultsPane)
+        if view.items:
+            pane.show(view, f"{natural} <n>" if natural else "")
+        else:
+            pane.clear_results("no results: find <query>, list, or sem-search <query>")
+
+    def sync(self) -> None:
+        """Status bar and notes from the desk's state variables."""
+        desk = self.app.desk
+        if desk is None:
+            return
+        status = desk.status()
+        selected = status.selected if len(status.selected) <= 48 else status.selected[:47] + "…"
+        self.app.status_bar.set_workflow(status.state, selected, status.mode)
+        paper = desk.selected_paper()
+        editable = desk.workflow.refusal("notes") is None
+        notes = self._pane(NotesPane)
+        if paper is None:
+            if notes.paper_id is not None:
+                notes.load(None, "", "", False)
+        elif paper.id != notes.paper_id or notes.editor.read_only == editable:
+            notes.load(paper.id, paper.title, desk.drafts.notes(paper.id), editable)
+
+    def refresh_reports(self) -> None:
+        desk = self.app.desk
+        if desk is not None:
+            self._pane(ReportsPane).set_reports(desk.drafts.reports())
+
+    # -- a command's outcome -------------------------------------------------------------------------
+
+    def finished(self, outcome: "Outcome") -> None:
+        from paperdesk.core import views
+
+        app = self.app
+        view = outcome.view
+        if isinstance(view, views.ResultsView):
+            self.results(view)
+        elif isinstance(view, views.DraftView):
+            self._pane(DraftPane).show(view)
+            self._tab("tab-draft")
+        elif isinstance(view, views.PageView):
+            self._pane(ReaderPane).show_page(view.paper_id, view.title, view.page, view.pages, view.text)
+            self._tab("tab-reader")
+        elif isinstance(view, views.NotesView):
+            self._pane(NotesPane).load(view.paper_id, view.title, view.text, True)
+            if not view.appended:
+                app.main.query_one("#notes-text").focus()
+        elif isinstance(view, views.HelpView):
+            self._help(view)
+        elif isinstance(view, views.StatusView):
+            app.notify("\n".join(view.lines()), title="status", timeout=8)
+        elif isinstance(view, views.HistoryView):
+            from paperdesk.text_views import render
+            from paperdesk.tui.screens.text import TextScreen
+
+            app.push_screen(TextScreen("History (Esc closes)", render(view)))
+        if outcome.command.split(" ", 1)[0] in ("save", "abandon", "undo", "redo"):
+            self.refresh_reports()
+        if outcome.view is None and outcome.command.split(" ", 1)[0] in ("abandon",):
+            self._pane(DraftPane).clear_draft()
+        kind = {"ok": "info", "cancelled": "info"}.get(outcome.status, "error")
+        prefix = "" if outcome.status == "ok" else f"{outcome.status}: "
+        app.command_line.say(prefix + outcome.message if outcome.message or prefix else "", kind)
+        app.status_bar.set_activity("cancelled" if outcome.status == "cancelled" else "")
+        self.sync()
+        app.command_finished()
+        if outcome.quit:
+            app.exit()
+
+    def _help(self, view: Any) -> None:
+        from paperdesk.tui.screens.help import HelpScreen
+
+        app = self.app
+        keys = []
+        for binding in app.BINDINGS:
+            keymap = getattr(app, "_keymap", {}) or {}
+            key = keymap.get(binding.id or "", binding.key_display or binding.key)
+            keys.append((key, binding.description))
+        keys.append(("Enter (on a result)", "the natural command: summarize, or open"))
+        keys.append(("ctrl+p", "command palette: commands valid now, papers in the results, themes"))
+        state = self.app.desk.state if self.app.desk else ""
+        app.push_screen(HelpScreen(view.rows, keys, state))

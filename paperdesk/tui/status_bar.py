@@ -1,0 +1,55 @@
+"""StatusBar: workflow state, selected paper, active model, and the progress of long work."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from paperdesk.core.progress import Progress
+
+
+def _amount(n: int, unit: str) -> str:
+    return f"{n / 1e6:.1f} MB" if unit == "bytes" else f"{n} {unit}"
+
+
+class StatusBar(Static):
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self.state = "starting"
+        self.selected = "none"
+        self.model = "model: …"
+        self.mode = ""
+        self.activity = "opening the library …"
+
+    def set_workflow(self, state: str, selected: str, mode: str) -> None:
+        self.state, self.selected, self.mode = state, selected, mode
+        self._render_bar()
+
+    def set_model(self, text: str) -> None:
+        self.model = text
+        self._render_bar()
+
+    def set_activity(self, text: str) -> None:
+        self.activity = text
+        self._render_bar()
+
+    def progress(self, p: "Progress") -> None:
+        total = f"/{_amount(p.total, p.unit)}" if p.total else ""
+        self.set_activity(f"{p.stage} {_amount(p.done, p.unit)}{total}")
+
+    def tokens(self, count: int, rate: float) -> None:
+        self.set_activity(f"generating {count} tokens · {rate:.1f} tok/s · Esc stops")
+
+    def _render_bar(self) -> None:
+        bar = Text(no_wrap=True, overflow="ellipsis")
+        bar.append(f" {self.state} ", style="bold reverse")
+        if self.activity:  # what is happening now comes first, so a long title never hides it
+            bar.append(f" {self.activity} ", style="bold")
+        if self.mode and self.mode != "online":
+            bar.append(f"│ {self.mode} ", style="bold")
+        bar.append(f"│ {self.selected} ")
+        bar.append(f"│ {self.model}")
+        self.update(bar)

@@ -1,0 +1,164 @@
+"""The workbench's main flows from the keyboard, on the loopback arXiv and the real default model.
+
+Each test asserts on the workflow state and on the messages the app posted
+(recorded with message_hook), never on timing.
+"""
+
+import pytest
+from textual.widgets import DataTable, Input
+
+from conftest import PAPERS
+from paperdesk.core.views import CommandFinished, GenerationStarted, StateChanged, TokenStreamed
+from paperdesk.tui.panes.draft import DraftPane
+from paperdesk.tui.panes.notes import NotesPane
+from paperdesk.tui.panes.reader import ReaderPane
+from tui_helpers import desk_events, settle
+
+pytestmark = pytest.mark.slow
+
+
+def outcomes(messages):
+    return [e.outcome for e in desk_events(messages, CommandFinished)]
+
+
+async def test_find_summarize_improve_save(workbench):
+    app = workbench()
+    messages = []
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await settle(pilot)
+        assert isinstance(app.focused, Input)  # the command line has the focus from the start
+        await pilot.press(*"find expository writing", "enter")
+        await settle(pilot)
+        assert app.desk.state == "select-new"
+        assert app.main.query_one("#results-table", DataTable).row_count == 2
+        assert app.check_action("workflow", ("save",)) is None  # dimmed: nothing to save yet
+
+        await pilot.press("f2", "enter")  # Enter on the first result: the natural command, summarize 1
+        await settle(pilot)
+        assert app.desk.state == "draft-summary"
+        assert StateChanged("select-new", "draft-summary", "summarize") in desk_events(messages, StateChanged)
+        assert desk_events(messages, GenerationStarted)[0].kind == "summary"
+        assert desk_events(messages, TokenStreamed)
+        draft = app.main.query_one(DraftPane)
+        assert draft.view.revision == 1 and "## Problem" in draft.body.source
+        assert app.check_action("workflow", ("save",)) is True
+
+        await pilot.press("i")  # improve: the command line is prefilled
+        assert app.command_line.input.value == "improve "
+        await pilot.press(*"mention the interviews", "enter")
+        await settle(pilot)
+        assert outcomes(messages)[-1].status == "ok", outcomes(messages)[-1]
+        assert draft.view.revision == 2
+
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.desk.state == "summarized" and draft.view.status == "final"
+        assert app.check_action("workflow", ("save",)) is None and app.check_action("abandon", ()) is None
+
+
+async def test_list_open_next_page_and_find_in_paper(workbench, library):
+    library.add_pdf(PAPERS / "2304.02623v1.pdf")
+    app = workbench()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"list", "enter")
+        await settle(pilot)
+        assert app.desk.state == "select-view"
+        await pilot.press("f2", "enter")  # open 1
+        await settle(pilot)
+        reader = app.main.query_one(ReaderPane)
+        assert (reader.page, reader.pages) == (1, 4)
+        await pilot.press("f5", "right")
+        await settle(pilot, until=lambda: reader.page == 2)
+        await pilot.press("rightsquarebracket")
+        await settle(pilot, until=lambda: reader.page == 3)
+        await pilot.press("f", *"knowledge", "enter")
+        await settle(pilot, until=lambda: reader.highlight == "knowledge")
+        assert "knowledge" in app.desk.store.page_text(reader.paper_id, reader.page).lower()
+
+
+async def test_escape_interrupts_a_generation(workbench):
+    app = workbench(PAPERDESK_SUMMARY_SECTION_TOKENS="400", PAPERDESK_SUMMARY_MAP_TOKENS="400")
+    messages = []
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await settle(pilot)
+        await pilot.press(*"find expository writing", "enter")
+        await settle(pilot)
+        await pilot.press(*"summarize 1", "enter")
+        await settle(pilot, until=lambda: len(desk_events(messages, TokenStreamed)) > 3)
+        await pilot.press("escape")
+        await settle(pilot)
+        finished = outcomes(messages)[-1]
+        assert finished.status == "cancelled" and finished.command == "summarize 1"
+        assert app.desk.state == "draft-summary"
+        assert app.main.query_one(DraftPane).view.status == "interrupted"
+
+
+async def test_a_new_command_interrupts_the_running_one_then_runs(workbench):
+    app = workbench(PAPERDESK_SUMMARY_SECTION_TOKENS="400", PAPERDESK_SUMMARY_MAP_TOKENS="400")
+    messages = []
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await settle(pilot)
+        await pilot.press(*"find expository writing", "enter")
+        await settle(pilot)
+        await pilot.press(*"summarize 1", "enter")
+        await settle(pilot, until=lambda: len(desk_events(messages, TokenStreamed)) > 3)
+        await pilot.press(*"save", "enter")
+        await settle(pilot, until=lambda: len(outcomes(messages)) == 3)
+        _, interrupted, saved = outcomes(messages)
+        assert interrupted.command == "summarize 1" and interrupted.status == "cancelled"
+        assert saved.command == "save" and saved.status == "ok"
+        assert app.desk.state == "summarized"
+        revision = app.desk.store.current_revision("2304.02623v1")
+        assert revision.revision == 1 and revision.status == "final"  # the partial summary, kept and saved
+
+
+async def test_notes_are_saved_as_you_type(workbench):
+    app = workbench()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"find expository writing", "enter")
+        await settle(pilot)
+        await pilot.press(*"summarize 1", "enter")
+        await settle(pilot)
+        notes = app.main.query_one(NotesPane)
+        assert not notes.editor.read_only and notes.paper_id == "2304.02623v1"
+        await pilot.press("f4", *"check figure 2")
+        await settle(pilot, until=lambda: app.desk.drafts.notes("2304.02623v1") == "check figure 2")
+        await pilot.press("escape")  # nothing runs, so Esc goes back to the command line
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"status", "enter")
+        await settle(pilot)
+        assert app.desk.state == "draft-summary"
+
+
+async def test_refusals_show_inline_and_disabled_actions_are_dimmed(workbench):
+    app = workbench()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"improve more detail", "enter")
+        await settle(pilot)
+        message = app.main.query_one("#command-message")
+        assert message.has_class("error")
+        assert "improve is not available in initial: summarize a paper first" in str(message.render())
+        assert app.desk.state == "initial"
+        for action, params in [("workflow", ("save",)), ("workflow", ("undo",)), ("abandon", ()), ("improve", ())]:
+            assert app.check_action(action, params) is None
+        from paperdesk.tui.palette import palette_entries
+
+        offered = {e.line.split(" ")[0] for e in palette_entries(app)}
+        assert offered == {"find", "sem-search", "research", "list", "help", "status", "history", "clear", "quit"}
+
+
+async def test_unknown_theme_falls_back_with_a_notice_and_keymap_remaps(workbench):
+    app = workbench(PAPERDESK_THEME="no-such-theme")
+    app.settings.values["keymap.save"] = "ctrl+w"
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert app.theme == "paperdesk-dark"
+        assert any("unknown theme 'no-such-theme'" in n.message for n in app._notifications)
+        assert app._keymap.get("save") == "ctrl+w"
+    light = workbench(PAPERDESK_THEME="paperdesk-light")
+    async with light.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert light.theme == "paperdesk-light" and not light.current_theme.dark

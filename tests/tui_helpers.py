@@ -1,0 +1,29 @@
+"""Helpers for Pilot and snapshot tests of the workbench."""
+
+from __future__ import annotations
+
+import time
+
+
+async def settle(pilot, until=None, timeout: float = 120.0) -> None:
+    """Wait until the Desk is open and no command runs (or until `until()` holds), then drain messages."""
+    app = pilot.app
+    deadline = time.monotonic() + timeout
+    await pilot.pause(0.2)  # let a key's message (Input.Submitted ...) reach its handler first
+    while True:
+        await pilot.pause(0.05)
+        idle = app.desk is not None and not app._busy and not any(w.is_running for w in app.workers)
+        done = until() if until is not None else idle
+        if done:
+            await pilot.pause(0.05)
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError("the app did not settle in time")
+        await pilot.pause(0.1)
+
+
+def desk_events(messages, kind):
+    """The Desk events of one type among the messages a Pilot test recorded."""
+    from paperdesk.tui.messages import DeskEvent
+
+    return [m.event for m in messages if isinstance(m, DeskEvent) and isinstance(m.event, kind)]
