@@ -14,6 +14,8 @@ def run_bench(args: argparse.Namespace, settings: Settings) -> int:
         from paperdesk.bench.summarize_speed import run
     elif args.bench == "llm":
         from paperdesk.bench.llm_speed import run
+    elif args.bench == "startup":
+        from paperdesk.bench.startup import run
     elif args.bench == "search":
         from paperdesk.bench.search_latency import run
     else:

@@ -9,11 +9,13 @@ workflow model's answer (check_action, the palette, the command line).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.lazy import Lazy
 from textual.widgets import Footer, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
@@ -42,7 +44,7 @@ NATURAL_COMMAND = {"select-new": "summarize", "select-view": "open", "draft-sem-
 
 class PaperDeskApp(App):
     TITLE = "paperdesk"
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it too
     BINDINGS = APP_BINDINGS
     COMMANDS = App.COMMANDS | {WorkflowCommands}
 
@@ -58,6 +60,8 @@ class PaperDeskApp(App):
         self._pending: str | None = None
         self._selected: str | None = None
         self.router = OutcomeRouter(self)
+        # Chosen before the first style pass: changing the theme after mount restyles every widget.
+        self._theme_notices = self._choose_theme()
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -69,10 +73,10 @@ class PaperDeskApp(App):
             with TabbedContent(id="right", initial="tab-draft"):
                 with TabPane("Draft · F3", id="tab-draft"):
                     yield DraftPane(id="draft")
-                with TabPane("Reader · F5", id="tab-reader"):
-                    yield ReaderPane(id="reader")
+                with TabPane("Reader · F5", id="tab-reader"):  # hidden at start: mounted after first paint
+                    yield Lazy(ReaderPane(id="reader"))
                 with TabPane("Reports · F6", id="tab-reports"):
-                    yield ReportsPane(id="reports")
+                    yield Lazy(ReportsPane(id="reports"))
         yield CommandLine(self.completion_candidates, id="command-line")
         yield StatusBar(id="status-bar")
         yield Footer()
@@ -91,19 +95,24 @@ class PaperDeskApp(App):
         return self.main.query_one(StatusBar)
 
     def on_mount(self) -> None:
-        self._apply_theme()
+        for notice in self._theme_notices:
+            self.notify(notice, severity="warning", timeout=8)
         self._apply_keymap()
         if not self.cursor_blink:
             for widget in self.main.query("Input, TextArea"):
                 widget.cursor_blink = False
         self.command_line.input.focus()
-        self.call_after_refresh(startup_probe.mark, "first_paint")
+        self.call_after_refresh(self._painted)
+
+    def _painted(self) -> None:
+        """The first screen is up; only now start the heavy imports (they would compete for the GIL)."""
+        startup_probe.mark("first_paint")
         if self._given_desk is not None:
             self.post_message(DeskReady(self._given_desk, _model_label(self.settings)))
         else:
             self.open_desk()
 
-    def _apply_theme(self) -> None:
+    def _choose_theme(self) -> list[str]:
         themes, problems = load_themes(self.settings.home)
         for theme in themes:
             self.register_theme(theme)
@@ -115,8 +124,7 @@ class PaperDeskApp(App):
             self.theme = fallback
             problems.append(f"unknown theme {wanted!r}; using {fallback} (themes: "
                             f"{', '.join(t.name for t in themes)})")
-        for problem in problems:
-            self.notify(problem, severity="warning", timeout=8)
+        return problems
 
     def _apply_keymap(self) -> None:
         keymap = {k.split(".", 1)[1]: v for k, v in self.settings.values.items() if k.startswith("keymap.")}

@@ -12,6 +12,16 @@ if TYPE_CHECKING:
     from paperdesk.core.views import DraftView
 
 STREAM_INTERVAL = 0.08  # seconds between markdown refreshes while tokens stream in
+WELCOME = """\
+**Getting started**
+
+- `find <query>` searches arXiv; Enter on a result summarizes it (download, index, summary with page citations)
+- `improve <feedback>` rewrites the draft; `save` keeps it, `abandon` drops it; `notes <text>` or F4 for notes
+- `list` shows your library; Enter opens a paper in the reader (←/→ pages, f to find)
+- `sem-search <query>` answers from your library, citing paper and page; `research <query>` writes a report
+
+F1 lists every command and why one is unavailable now · ctrl+p is the palette · Esc stops a running generation
+"""
 
 
 class DraftPane(Vertical):
@@ -22,9 +32,9 @@ class DraftPane(Vertical):
         self.view: DraftView | None = None
 
     def compose(self) -> ComposeResult:
-        yield Label("no draft: summarize <n>, sem-search <query> or research <query> writes one", id="draft-header")
+        yield Label("no draft yet", id="draft-header")
         with VerticalScroll(id="draft-scroll"):
-            yield Markdown("", id="draft-body")
+            yield Markdown(WELCOME, id="draft-body")
 
     def on_mount(self) -> None:
         self.set_interval(STREAM_INTERVAL, self._flush)
@@ -71,7 +81,7 @@ class DraftPane(Vertical):
         self.view = None
         self.border_title = "Draft"
         self.query_one("#draft-header", Label).update("no draft")
-        self.body.update("")
+        self.body.update(WELCOME)
 
 
 def _sources_markdown(sources: list[dict]) -> str:

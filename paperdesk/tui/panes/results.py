@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -18,7 +19,7 @@ _TITLES = {"find": "arXiv results", "list": "Library", "sem-search": "Papers of 
            "research": "Papers of the report"}
 
 
-_FIXED = {"#": 3, "authors": 14, "year": 4, "lib": 3, "where": 9}
+_FIXED_WIDTH = 3 + 4 + 1 + 2 * 4 + 2  # the other columns, their cell padding, and a scrollbar
 
 
 def _cut(text: str, width: int) -> str:
@@ -56,15 +57,17 @@ class ResultsPane(Vertical):
         self.border_subtitle = "F2"
         table = self.table
         table.clear(columns=True)
-        title_width = max(16, self.size.width - sum(_FIXED.values()) - 2 * (len(_FIXED) + 1) - 4)
-        table.add_column("#", width=_FIXED["#"])
-        table.add_column("title", width=title_width)
-        for name in ("authors", "year", "lib", "where"):
-            table.add_column(name, width=_FIXED[name])
+        width = max(20, self.size.width - _FIXED_WIDTH)
+        table.add_column("#", width=3)
+        table.add_column("paper", width=width)
+        table.add_column("year", width=4)
+        table.add_column("", width=1)  # ● when the paper is in the library
         for n, item in view.page_items:
             authors = item.authors[0].split()[-1] + (" et al." if len(item.authors) > 1 else "") if item.authors else ""
-            table.add_row(str(n), _cut(item.title, title_width), authors, str(item.year or ""),
-                          "●" if item.in_library else "", item.detail, key=str(n))
+            second = " · ".join(part for part in (authors, item.detail) if part)
+            cell = Text(_cut(item.title, width), no_wrap=True)
+            cell.append("\n" + _cut(second, width), style="dim")
+            table.add_row(str(n), cell, str(item.year or ""), "●" if item.in_library else "", key=str(n), height=2)
         self._footer()
 
     def on_resize(self) -> None:

@@ -1,0 +1,187 @@
+"""Snapshots of the workbench's screens at a fixed size, with fixed data and no cursor blink.
+
+States are built from stored data (papers ingested from the fixture PDFs via
+the loopback arXiv, summary and answer texts written into the library as a
+model would), so no model runs and every screen is the same on every run.
+Regenerate only after looking at the diff: pytest tests/snapshots --snapshot-update.
+"""
+
+import shutil
+
+import pytest
+
+from paperdesk.config import load_settings
+from paperdesk.core.desk import Desk
+from paperdesk.core.session import DraftRef, ResultItem, Session
+from paperdesk.tui.app import PaperDeskApp
+from paperdesk.tui.panes.draft import DraftPane
+from tui_helpers import settle
+
+pytestmark = pytest.mark.slow
+SIZE = (120, 36)
+
+SUMMARY = """# Beyond Summarization: Designing AI Support for Real-World Expository Writing Tasks
+
+## Problem
+Expository writing, such as literature reviews, summarizes sources and adds new knowledge [p. 1].
+
+## Method
+The authors characterize expository writing and sketch three components of AI support [p. 2].
+
+## Results
+They argue for support in reading, synthesis and composition rather than generating whole texts.
+
+## Limitations
+It is a position paper: the design is sketched, not built or evaluated.
+"""
+ANSWER = ("The passages show that readers lose track of the citations they have already seen [1], and "
+          "CiteSee highlights citations a reader has saved or opened before [2].")
+
+
+def settings_for(home, api_url):
+    return load_settings(environ={"PAPERDESK_HOME": str(home), "PAPERDESK_ARXIV_API_URL": api_url,
+                                  "PAPERDESK_ARXIV_DELAY_SECONDS": "0",
+                                  "PAPERDESK_LLM_MODEL_PATH": "/models/snapshot-model.gguf"},
+                         path=home / "absent.toml")
+
+
+@pytest.fixture(scope="module")
+def library_home(tmp_path_factory, arxiv_server, embedder):
+    """A data dir holding two papers, ingested once for the module."""
+    home = tmp_path_factory.mktemp("snapshots") / "library"
+    desk = Desk(settings_for(home, arxiv_server.api_url), embedder=embedder)
+    for pid in ("2304.02623v1", "2302.07302v1"):
+        paper = desk.library.add_arxiv(pid, desk.arxiv).paper
+        desk.store.query("UPDATE papers SET added = ? WHERE id = ?", (1_700_000_000.0 + len(pid), paper.id))
+    desk.close()
+    return home
+
+
+@pytest.fixture
+def home(tmp_path, library_home):
+    target = tmp_path / "home"
+    shutil.copytree(library_home, target)
+    return target
+
+
+def store_session(home, api_url, embedder, state, session, prepare=None):
+    desk = Desk(settings_for(home, api_url), embedder=embedder)
+    if prepare is not None:
+        prepare(desk)
+    desk.drafts.save_session(session.to_json(state))
+    desk.close()
+
+
+def app_for(home, api_url):
+    return PaperDeskApp(settings_for(home, api_url), warm_up=False, cursor_blink=False)
+
+
+def typed(*lines):
+    async def run(pilot):
+        await settle(pilot)
+        for line in lines:
+            await pilot.press(*line, "enter")
+            await settle(pilot)
+    return run
+
+
+def test_empty_start(snap_compare, tmp_path, arxiv):
+    assert snap_compare(app_for(tmp_path / "empty", arxiv.api_url), terminal_size=SIZE, run_before=typed())
+
+
+def test_find_results(snap_compare, tmp_path, arxiv):
+    app = app_for(tmp_path / "empty", arxiv.api_url)
+    assert snap_compare(app, terminal_size=SIZE, run_before=typed("find expository writing"))
+
+
+def _summary_state(home, arxiv, embedder, state, revision_status=None, notes=""):
+    def prepare(desk):
+        if revision_status:
+            desk.store.add_revision("2304.02623v1", SUMMARY, revision_status)
+        if notes:
+            desk.drafts.set_notes("2304.02623v1", notes)
+    store_session(home, arxiv.api_url, embedder, state,
+                  Session(selected="2304.02623v1", draft=DraftRef("summary", paper_id="2304.02623v1")), prepare)
+
+
+def test_draft_summary_mid_stream(snap_compare, home, arxiv, embedder):
+    _summary_state(home, arxiv, embedder, "draft-summary")
+
+    async def stream(pilot):
+        await settle(pilot)
+        pane = pilot.app.main.query_one(DraftPane)
+        pane.start_stream("summary", "Beyond Summarization: Designing AI Support for Real-World Expository Writing")
+        pane.append(SUMMARY[:330])
+        pilot.app.status_bar.tokens(57, 54.8)
+        await pilot.pause(0.3)
+
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=stream)
+
+
+def test_draft_summary_finished(snap_compare, home, arxiv, embedder):
+    _summary_state(home, arxiv, embedder, "draft-summary", "draft")
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=typed())
+
+
+def test_summarized_with_notes(snap_compare, home, arxiv, embedder):
+    _summary_state(home, arxiv, embedder, "summarized", "final",
+                   notes="Compare with CiteSee's reading support.\nFigure 1 is a good teaching example.")
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=typed())
+
+
+def test_list_view(snap_compare, home, arxiv):
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=typed("list"))
+
+
+def test_reader_on_a_page(snap_compare, home, arxiv):
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=typed("list", "open 2 3"))
+
+
+def test_sem_search_answer(snap_compare, home, arxiv, embedder):
+    def prepare(desk):
+        draft_id = desk.drafts.new_draft("answer", "how do readers keep track of citations")
+        sources = [
+            {"n": 1, "paper_id": "2302.07302v1", "title": "CiteSee: Augmenting Citations in Scientific Papers with "
+             "Persistent and Personalized Historical Context", "page": 1, "chunk_id": 1, "quote": "", "cited": True},
+            {"n": 2, "paper_id": "2302.07302v1", "title": "CiteSee: Augmenting Citations in Scientific Papers with "
+             "Persistent and Personalized Historical Context", "page": 4, "chunk_id": 9, "quote": "", "cited": True},
+            {"n": 3, "paper_id": "2304.02623v1", "title": "Beyond Summarization: Designing AI Support for "
+             "Real-World Expository Writing Tasks", "page": 2, "chunk_id": 3, "quote": "", "cited": False},
+        ]
+        desk.drafts.add_draft_revision(draft_id, ANSWER, sources)
+        papers = desk.store.papers_by_ids(["2302.07302v1", "2304.02623v1"])
+        session.results = [ResultItem.from_paper(papers["2302.07302v1"], "pp. 1, 4"),
+                           ResultItem.from_paper(papers["2304.02623v1"], "p. 2")]
+        session.results_kind, session.results_query = "sem-search", "how do readers keep track of citations"
+        session.draft = DraftRef("answer", draft_id=draft_id, query=session.results_query)
+
+    session = Session()
+    store_session(home, arxiv.api_url, embedder, "draft-sem-search", session, prepare)
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=typed())
+
+
+def test_help_screen(snap_compare, home, arxiv):
+    async def run(pilot):
+        await typed("list")(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=run)
+
+
+def test_palette_offers_only_what_is_enabled(snap_compare, home, arxiv):
+    async def run(pilot):
+        await typed("list")(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.5)
+        for box in pilot.app.screen.query("Input"):
+            box.cursor_blink = False
+        await pilot.press(*"sum")
+        await pilot.pause(0.5)
+
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=run)
+
+
+def test_an_error_shown_inline(snap_compare, tmp_path, arxiv):
+    app = app_for(tmp_path / "empty", arxiv.api_url)
+    assert snap_compare(app, terminal_size=SIZE, run_before=typed("improve make it shorter"))
