@@ -65,6 +65,7 @@ KEYS: tuple[Key, ...] = (
     Key("llm.model_path", str, ""),
     Key("llm.n_threads", int, 0, lambda v: v >= 0, "0 means all cores"),
     Key("llm.n_ctx", int, 4096, _positive),
+    Key("llm.n_batch", int, 128, _positive, "prompt tokens per llama.cpp call; a cancel lands between calls"),
     Key("llm.backend", str, "local", choices=("local", "remote")),
     Key("llm.remote_url", str, "", hint="base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000"),
     Key("llm.api_key", str, ""),

@@ -26,7 +26,7 @@ class FakeLLM:
         self.requests: list[GenerationRequest] = []
         self.started = threading.Event()  # set when the first token is out
 
-    def stream(self, request: GenerationRequest) -> Iterator[tuple[str, str | None]]:
+    def stream(self, request: GenerationRequest, cancel=None) -> Iterator[tuple[str, str | None]]:
         self.requests.append(request)
         words = self.text.split(" ")[: request.max_tokens]
         for i, word in enumerate(words):

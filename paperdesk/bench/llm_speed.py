@@ -33,13 +33,43 @@ def _rates(n_prompt: int, tokens: int, first_s: float, total_s: float) -> dict[s
     return {"prompt_tps": n_prompt / first_s, "decode_tps": (tokens - 1) / max(total_s - first_s, 1e-9)}
 
 
+PREFILL_CANCEL_AT = 0.1  # seconds after the request starts: well inside the prompt's evaluation
+
+
+def _prefill_cancel(ours: LocalBackend, raw: Any, repeats: int) -> dict[str, float]:
+    """How long after a cancel, sent while the prompt is still being evaluated, generation stops."""
+    import threading
+
+    ours_ms, raw_ms = [], []
+    for _ in range(repeats):
+        token, stamp = CancelToken(), {}
+
+        def fire(token: CancelToken = token, stamp: dict = stamp) -> None:
+            time.sleep(PREFILL_CANCEL_AT)
+            stamp["t"] = time.perf_counter()
+            token.cancel()
+
+        ours.llama().reset()
+        threading.Thread(target=fire, daemon=True).start()
+        result = generate(ours, GenerationRequest(prompt=PROMPT, max_tokens=64), cancel=token)
+        assert result.cancelled
+        ours_ms.append((time.perf_counter() - stamp["t"]) * 1000)
+        raw.reset()
+        start = time.perf_counter()
+        for chunk in raw.create_completion(PROMPT, max_tokens=1, stream=True):
+            raw_ms.append((time.perf_counter() - start - PREFILL_CANCEL_AT) * 1000)
+            break
+    return {"paperdesk_median": round(statistics.median(ours_ms), 1), "paperdesk_max": round(max(ours_ms), 1),
+            "raw_median": round(statistics.median(raw_ms), 1)}
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from llama_cpp import Llama
 
     choice = resolve_model(settings)
     threads = settings["llm.n_threads"] or os.cpu_count() or 1
     n_ctx = settings["llm.n_ctx"]
-    ours = LocalBackend(choice.path, n_ctx=n_ctx, n_threads=threads)
+    ours = LocalBackend(choice.path, n_ctx=n_ctx, n_threads=threads, n_batch=settings["llm.n_batch"])
     raw = Llama(model_path=str(choice.path), n_ctx=n_ctx, n_threads=threads, verbose=False)
     n_prompt = len(raw.tokenize(PROMPT.encode()))
     note(f"model {choice.path.name}, {n_prompt} prompt tokens, {args.tokens} new tokens, {args.repeats} repeats")
@@ -81,6 +111,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         ours.llama().reset()
         generate(ours, GenerationRequest(prompt=PROMPT, max_tokens=200), on_token=on_token, cancel=token)
         latencies.append((time.perf_counter() - stamp["t"]) * 1000)
+    prefill = _prefill_cancel(ours, raw, args.repeats)
     report: dict[str, Any] = {
         "model": choice.path.name,
         "prompt_tokens": n_prompt,
@@ -89,6 +120,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         "decode_ratio": round(summary["paperdesk"]["decode_tps"] / summary["raw"]["decode_tps"], 3),
         "prompt_ratio": round(summary["paperdesk"]["prompt_tps"] / summary["raw"]["prompt_tps"], 3),
         "cancel_latency_ms": {"median": round(statistics.median(latencies), 2), "max": round(max(latencies), 2)},
+        "n_batch": ours.n_batch,
+        "cancel_in_prompt_ms": prefill,
     }
     lines = [
         f"{report['model']}: {n_prompt} prompt tokens, {args.tokens} new tokens, median of {args.repeats}",
@@ -96,6 +129,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         f"raw Llama  prompt {summary['raw']['prompt_tps']:.1f} tok/s   decode {summary['raw']['decode_tps']:.1f} tok/s",
         f"ratio      prompt {report['prompt_ratio']:.3f}   decode {report['decode_ratio']:.3f}",
         f"cancel latency: median {report['cancel_latency_ms']['median']:.2f} ms, max {report['cancel_latency_ms']['max']:.2f} ms",
+        f"cancel {PREFILL_CANCEL_AT * 1000:.0f} ms into the prompt (n_batch {ours.n_batch}): paperdesk stops after "
+        f"median {prefill['paperdesk_median']:.1f} ms (max {prefill['paperdesk_max']:.1f}); raw Llama can stop only at "
+        f"its first token, {prefill['raw_median']:.1f} ms later",
     ]
     emit(report, args.json, lines)
     return 0

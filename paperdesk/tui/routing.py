@@ -62,6 +62,9 @@ class OutcomeRouter:
             self._tab("tab-draft")
         elif isinstance(event, views.StateChanged):
             app.refresh_bindings()
+            draft = self._pane(DraftPane)
+            if app.desk is not None and app.desk.session.draft is None and not draft.streaming:
+                draft.clear_draft()  # find, list, abandon ... leave no draft: the pane says so too
             self.sync()
         elif isinstance(event, views.ResultsChanged):
             self.results(event.view)
@@ -133,8 +136,6 @@ class OutcomeRouter:
             app.push_screen(TextScreen("History (Esc closes)", render(view)))
         if outcome.command.split(" ", 1)[0] in ("save", "abandon", "undo", "redo"):
             self.refresh_reports()
-        if outcome.view is None and outcome.command.split(" ", 1)[0] in ("abandon",):
-            self._pane(DraftPane).clear_draft()
         kind = {"ok": "info", "cancelled": "info"}.get(outcome.status, "error")
         prefix = "" if outcome.status == "ok" else f"{outcome.status}: "
         app.command_line.say(prefix + outcome.message if outcome.message or prefix else "", kind)

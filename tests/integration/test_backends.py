@@ -75,3 +75,22 @@ def test_unreachable_server_is_clear_and_key_is_hidden():
     with pytest.raises(NetworkError, match="unreachable") as err:
         generate(backend, GenerationRequest(prompt="x", max_tokens=2))
     assert "secret-key" not in str(err.value) and "secret-key" not in repr(backend)
+
+
+def test_cancel_during_a_long_prompt_stops_before_any_token_and_leaves_the_model_usable(local_backend):
+    import threading
+    import time
+
+    prompt = "Readers of scientific papers lose track of the citations they have seen. " * 60 + "\nIn short,"
+    request = GenerationRequest(prompt=prompt, max_tokens=12, temperature=0.0)
+    local_backend.llama().reset()
+    fresh = generate(local_backend, request).text
+    token = CancelToken()
+    local_backend.llama().reset()
+    threading.Thread(target=lambda: (time.sleep(0.05), token.cancel()), daemon=True).start()
+    tokens = []
+    cancelled = generate(local_backend, request, on_token=tokens.append, cancel=token)
+    assert cancelled.cancelled and cancelled.finish_reason == "cancelled" and tokens == []
+    assert 0 < local_backend.llama().n_tokens < len(local_backend.llama().tokenize(prompt.encode()))  # stopped mid-prompt
+    again = generate(local_backend, request)  # reuses the evaluated prefix: must match a fresh run
+    assert again.text == fresh and not again.cancelled

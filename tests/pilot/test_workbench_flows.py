@@ -77,15 +77,20 @@ async def test_list_open_next_page_and_find_in_paper(workbench, library):
         assert "knowledge" in app.desk.store.page_text(reader.paper_id, reader.page).lower()
 
 
+async def start_a_long_summary(pilot, messages):
+    """find, then summarize 1 with long sections; return once tokens are streaming."""
+    await settle(pilot)
+    await pilot.press(*"find expository writing", "enter")
+    await settle(pilot)
+    await pilot.press(*"summarize 1", "enter")
+    await settle(pilot, until=lambda: len(desk_events(messages, TokenStreamed)) > 3)
+
+
 async def test_escape_interrupts_a_generation(workbench):
     app = workbench(PAPERDESK_SUMMARY_SECTION_TOKENS="400", PAPERDESK_SUMMARY_MAP_TOKENS="400")
     messages = []
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
-        await settle(pilot)
-        await pilot.press(*"find expository writing", "enter")
-        await settle(pilot)
-        await pilot.press(*"summarize 1", "enter")
-        await settle(pilot, until=lambda: len(desk_events(messages, TokenStreamed)) > 3)
+        await start_a_long_summary(pilot, messages)
         await pilot.press("escape")
         await settle(pilot)
         finished = outcomes(messages)[-1]
@@ -98,11 +103,7 @@ async def test_a_new_command_interrupts_the_running_one_then_runs(workbench):
     app = workbench(PAPERDESK_SUMMARY_SECTION_TOKENS="400", PAPERDESK_SUMMARY_MAP_TOKENS="400")
     messages = []
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
-        await settle(pilot)
-        await pilot.press(*"find expository writing", "enter")
-        await settle(pilot)
-        await pilot.press(*"summarize 1", "enter")
-        await settle(pilot, until=lambda: len(desk_events(messages, TokenStreamed)) > 3)
+        await start_a_long_summary(pilot, messages)
         await pilot.press(*"save", "enter")
         await settle(pilot, until=lambda: len(outcomes(messages)) == 3)
         _, interrupted, saved = outcomes(messages)

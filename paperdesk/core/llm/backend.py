@@ -44,8 +44,13 @@ class Generation:
 class Backend(Protocol):
     name: str
 
-    def stream(self, request: GenerationRequest) -> Iterator[tuple[str, str | None]]:
-        """Yield (token text, finish reason or None) pieces as they are produced."""
+    def stream(self, request: GenerationRequest, cancel: CancelToken | None = None
+               ) -> Iterator[tuple[str, str | None]]:
+        """Yield (token text, finish reason or None) pieces as they are produced.
+
+        A backend may also check `cancel` itself where it would otherwise block (the
+        local backend does between prompt batches); `generate` checks it per piece.
+        """
         ...
 
 
@@ -60,7 +65,7 @@ def generate(
     first: float | None = None
     pieces: list[str] = []
     finish = "stop"
-    stream = backend.stream(request)
+    stream = backend.stream(request, cancel)
     try:
         for text, reason in stream:
             if cancel is not None and cancel.cancelled:

@@ -19,4 +19,5 @@ def make_backend(settings: Settings) -> Backend:
     from paperdesk.core.llm.local import LocalBackend
     from paperdesk.core.llm.models import resolve_model
 
-    return LocalBackend(resolve_model(settings).path, settings["llm.n_ctx"], settings["llm.n_threads"])
+    return LocalBackend(resolve_model(settings).path, settings["llm.n_ctx"], settings["llm.n_threads"],
+                        settings["llm.n_batch"])

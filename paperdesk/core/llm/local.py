@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 from typing import Any, Iterator
 
+from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm.backend import GenerationRequest
 
@@ -37,17 +38,28 @@ def _quiet_llama_logs() -> None:
     llama_cpp.llama_log_set(forward, ctypes.c_void_p(0))
 
 
+class _Aborted(Exception):
+    """Raised between two prompt batches when the generation was cancelled."""
+
+
 class LocalBackend:
-    """Generates with a GGUF model through llama.cpp; loads it on first use."""
+    """Generates with a GGUF model through llama.cpp; loads it on first use.
+
+    The prompt is evaluated `n_batch` tokens per llama.cpp call, and the
+    cancel token is checked between those calls, so a cancel during a long
+    prompt lands after at most one batch instead of after the whole prompt.
+    """
 
     name = "local"
 
-    def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int = 0) -> None:
+    def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int = 0, n_batch: int = 128) -> None:
         self.model_path = model_path
         self.n_ctx = n_ctx
         self.n_threads = n_threads or os.cpu_count() or 1
+        self.n_batch = n_batch
         self._llama: Any = None
         self._lock = threading.Lock()
+        self._cancel: CancelToken | None = None  # the running generation's token
 
     def llama(self) -> Any:
         with self._lock:
@@ -58,21 +70,46 @@ class LocalBackend:
                 if not self.model_path.is_file():
                     raise ConfigError(f"no model file at {self.model_path}; set llm.model_path or put a GGUF in models/")
                 try:
-                    self._llama = Llama(model_path=str(self.model_path), n_ctx=self.n_ctx,
-                                        n_threads=self.n_threads, verbose=False)
+                    llama = Llama(model_path=str(self.model_path), n_ctx=self.n_ctx, n_batch=self.n_batch,
+                                  n_threads=self.n_threads, verbose=False)
                 except (ValueError, RuntimeError) as exc:
                     raise ConfigError(
                         f"cannot load {self.model_path.name} as a GGUF model ({exc}); pick another file"
                     ) from None
+                self._check_cancel_between_batches(llama)
+                self._llama = llama
             return self._llama
+
+    def _check_cancel_between_batches(self, llama: Any) -> None:
+        # Llama.eval calls ctx.decode once per n_batch tokens and counts a batch as done only
+        # after it returns, so stopping before a call leaves the KV cache consistent.
+        decode = llama._ctx.decode
+
+        def decode_unless_cancelled(batch: Any) -> Any:
+            token = self._cancel
+            if token is not None and token.cancelled:
+                raise _Aborted()
+            return decode(batch)
+
+        llama._ctx.decode = decode_unless_cancelled
 
     @property
     def chat_template(self) -> str | None:
         """The GGUF's own chat template, if it ships one."""
         return self.llama().metadata.get("tokenizer.chat_template")
 
-    def stream(self, request: GenerationRequest) -> Iterator[tuple[str, str | None]]:
+    def stream(self, request: GenerationRequest, cancel: CancelToken | None = None
+               ) -> Iterator[tuple[str, str | None]]:
         llama = self.llama()
+        self._cancel = cancel
+        try:
+            yield from self._stream(llama, request)
+        except _Aborted:
+            return  # generate() sees the cancelled token and marks the result cancelled
+        finally:
+            self._cancel = None
+
+    def _stream(self, llama: Any, request: GenerationRequest) -> Iterator[tuple[str, str | None]]:
         options: dict[str, Any] = {
             "max_tokens": request.max_tokens,
             "temperature": request.temperature,

@@ -11,6 +11,7 @@ from typing import Any, Iterator
 
 import requests
 
+from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import NetworkError
 from paperdesk.core.llm.backend import GenerationRequest
 
@@ -49,7 +50,10 @@ class RemoteBackend:
         body["prompt"] = request.prompt
         return "/v1/completions", body
 
-    def stream(self, request: GenerationRequest) -> Iterator[tuple[str, str | None]]:
+    def stream(self, request: GenerationRequest, cancel: CancelToken | None = None
+               ) -> Iterator[tuple[str, str | None]]:
+        # The server evaluates the prompt before its first chunk; `generate` checks `cancel`
+        # per chunk and closing the stream stops the server's generation.
         path, body = self._body(request)
         headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
         url = self.base_url + path

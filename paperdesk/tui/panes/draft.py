@@ -72,7 +72,7 @@ class DraftPane(Vertical):
                                                                                                       view.kind)
         revision = f"revision {view.revision}" if view.revision is not None else "no revision yet"
         self.query_one("#draft-header", Label).update(f"{revision} · {view.status} · {view.title}")
-        self.body.update(view.text + _sources_markdown(view.sources))
+        self.body.update(view.text + sources_markdown(view.sources))
         self.query_one("#draft-scroll", VerticalScroll).scroll_home(animate=False)
 
     def clear_draft(self) -> None:
@@ -84,7 +84,7 @@ class DraftPane(Vertical):
         self.body.update(WELCOME)
 
 
-def _sources_markdown(sources: list[dict]) -> str:
+def sources_markdown(sources: list[dict]) -> str:
     if not sources:
         return ""
     lines = ["", "", "**Sources**", ""]

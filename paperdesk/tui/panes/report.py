@@ -10,7 +10,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Markdown, OptionList
 from textual.widgets.option_list import Option
 
-from paperdesk.tui.panes.draft import _sources_markdown
+from paperdesk.tui.panes.draft import sources_markdown
 
 if TYPE_CHECKING:
     from paperdesk.core.desk_store import Report
@@ -44,5 +44,5 @@ class ReportsPane(Horizontal):
             self._show(report)
 
     def _show(self, report: "Report") -> None:
-        body = f"# {report.title}\n\n*{report.kind} · {report.query}*\n\n{report.text}{_sources_markdown(report.sources)}"
+        body = f"# {report.title}\n\n*{report.kind} · {report.query}*\n\n{report.text}{sources_markdown(report.sources)}"
         self.query_one("#report-body", Markdown).update(body)
