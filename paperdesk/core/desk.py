@@ -83,7 +83,8 @@ class Desk:
         self.notices: list[str] = []
         forced = None
         if settings["offline"]:
-            forced = "offline mode is on (--offline or config offline = true)"
+            source = settings.sources.get("offline", "")
+            forced = "started with --offline" if source == "override" else f"offline = true in {source}"
         self.context = WorkflowContext(
             forced_offline=forced,
             remote_model=settings["llm.backend"] == "remote",

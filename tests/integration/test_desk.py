@@ -154,7 +154,7 @@ def test_unreachable_arxiv_switches_to_offline_and_the_library_keeps_working(mak
 
 def test_forced_offline_is_shown_and_enforced(make_desk):
     desk = make_desk(PAPERDESK_OFFLINE="true")
-    assert "offline mode is on" in desk.status().mode
+    assert desk.status().mode == "offline (offline = true in PAPERDESK_OFFLINE)"
     assert desk.run("find citations").status == "refused"
 
 
