@@ -56,7 +56,7 @@ def _prefill_cancel(ours: LocalBackend, raw: Any, repeats: int) -> dict[str, flo
         ours_ms.append((time.perf_counter() - stamp["t"]) * 1000)
         raw.reset()
         start = time.perf_counter()
-        for chunk in raw.create_completion(PROMPT, max_tokens=1, stream=True):
+        for _chunk in raw.create_completion(PROMPT, max_tokens=1, stream=True):
             raw_ms.append((time.perf_counter() - start - PREFILL_CANCEL_AT) * 1000)
             break
     return {"paperdesk_median": round(statistics.median(ours_ms), 1), "paperdesk_max": round(max(ours_ms), 1),

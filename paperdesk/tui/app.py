@@ -23,7 +23,7 @@ from paperdesk.config import Settings
 from paperdesk.tui import startup_probe
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
-from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, PageLoaded
+from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady
 from paperdesk.tui.palette import WorkflowCommands
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
@@ -58,7 +58,6 @@ class PaperDeskApp(App):
         self._warm_up = warm_up
         self._busy = False
         self._pending: str | None = None
-        self._selected: str | None = None
         self.router = OutcomeRouter(self)
         # Chosen before the first style pass: changing the theme after mount restyles every widget.
         self._theme_notices = self._choose_theme()
@@ -69,12 +68,12 @@ class PaperDeskApp(App):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield ResultsPane(id="results")
-                yield NotesPane(id="notes")
+                yield NotesPane(lambda: self.desk.drafts if self.desk else None, id="notes")
             with TabbedContent(id="right", initial="tab-draft"):
                 with TabPane("Draft · F3", id="tab-draft"):
                     yield DraftPane(id="draft")
                 with TabPane("Reader · F5", id="tab-reader"):  # hidden at start: mounted after first paint
-                    yield Lazy(ReaderPane(id="reader"))
+                    yield Lazy(ReaderPane(lambda: self.desk.library if self.desk else None, id="reader"))
                 with TabPane("Reports · F6", id="tab-reports"):
                     yield Lazy(ReportsPane(id="reports"))
         yield CommandLine(self.completion_candidates, id="command-line")
@@ -150,6 +149,9 @@ class PaperDeskApp(App):
 
     @on(DeskReady)
     def _desk_ready(self, message: DeskReady) -> None:
+        if not (self.main.query(ReaderPane) and self.main.query(ReportsPane)):
+            self.set_timer(0.02, lambda: self._desk_ready(message))  # lazy panes mount a frame after the first paint
+            return
         desk = self.desk = message.desk
         desk.subscribe(lambda event: self.post_message(DeskEvent(event)))
         startup_probe.mark("desk_ready")
@@ -248,54 +250,14 @@ class PaperDeskApp(App):
             return
         self.submit(f"{command} {message.number}")
 
-    # -- reader and notes (direct reads of the library, in workers) -----------------------------------
+    @on(ReaderPane.PageLoaded)
+    def _page_loaded(self, message: ReaderPane.PageLoaded) -> None:
+        if message.reveal:
+            self.main.query_one(TabbedContent).active = "tab-reader"
 
-    @on(ReaderPane.PageRequested)
-    def _page_requested(self, message: ReaderPane.PageRequested) -> None:
-        self.load_page(message.paper_id, message.page, message.highlight)
-
-    @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
-    def load_page(self, paper_id: str, page: int, highlight: str = "") -> None:
-        from paperdesk.core.errors import PaperdeskError
-
-        assert self.desk is not None
-        try:
-            paper, text = self.desk.library.page_text(paper_id, page)
-        except PaperdeskError as exc:
-            self.call_from_thread(self.command_line.say, str(exc), "error")
-            return
-        self.post_message(PageLoaded(paper.id, paper.title, page, paper.page_count, text, highlight))
-
-    @on(ReaderPane.FindRequested)
-    def _find_requested(self, message: ReaderPane.FindRequested) -> None:
-        self.find_in_paper(message.paper_id, message.query, message.after_page)
-
-    @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
-    def find_in_paper(self, paper_id: str, query: str, after_page: int) -> None:
-        assert self.desk is not None
-        paper = self.desk.library.get(paper_id)
-        pages = list(range(after_page + 1, paper.page_count + 1)) + list(range(1, after_page + 1))
-        for page in pages:
-            text = self.desk.store.page_text(paper.id, page) or ""
-            if query.lower() in text.lower():
-                self.post_message(PageLoaded(paper.id, paper.title, page, paper.page_count, text, query))
-                return
-        self.call_from_thread(self.command_line.say, f"{query!r} is not in {paper.id}", "error")
-
-    @on(PageLoaded)
-    def _page_loaded(self, message: PageLoaded) -> None:
-        self.main.query_one(ReaderPane).show_page(message.paper_id, message.title, message.page, message.pages,
-                                             message.text, message.highlight)
-        self.main.query_one(TabbedContent).active = "tab-reader"
-
-    @on(NotesPane.Edited)
-    def _notes_edited(self, message: NotesPane.Edited) -> None:
-        self.save_notes(message.paper_id, message.text)
-
-    @work(thread=True, group="notes", exit_on_error=False)
-    def save_notes(self, paper_id: str, text: str) -> None:
-        assert self.desk is not None
-        self.desk.drafts.set_notes(paper_id, text)
+    @on(ReaderPane.Problem)
+    def _reader_problem(self, message: ReaderPane.Problem) -> None:
+        self.command_line.say(message.text, "error")
 
     # -- actions ---------------------------------------------------------------------------------------
 

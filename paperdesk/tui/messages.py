@@ -38,15 +38,3 @@ class ModelsReady(Message):
     """The embedding and generation models are loaded (or failed to load)."""
 
     error: str = ""
-
-
-@dataclass
-class PageLoaded(Message):
-    """A page of the paper in the reader, read from the library."""
-
-    paper_id: str
-    title: str
-    page: int
-    pages: int
-    text: str
-    highlight: str = ""  # words found by find-in-paper, shown highlighted

@@ -39,9 +39,8 @@ class OutcomeRouter:
         if view is not None:
             self._pane(DraftPane).show(view)
         reader = desk.session.reader
-        if reader is not None:
-            self.app.load_page(reader[0], reader[1])
-            self._tab("tab-draft")
+        if reader is not None:  # the last page read, behind the draft
+            self._pane(ReaderPane).load_page(reader[0], reader[1], reveal=False)
         self.refresh_reports()
         self.sync()
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PAPERS
 from fake_llm import FakeLLM
 from paperdesk.config import load_settings
 from paperdesk.core.desk import Desk

@@ -1,6 +1,5 @@
 """The summarizer on a real fixture paper with the real default model: structure and grounding."""
 
-import re
 
 import pytest
 

@@ -163,3 +163,24 @@ async def test_unknown_theme_falls_back_with_a_notice_and_keymap_remaps(workbenc
     async with light.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         assert light.theme == "paperdesk-light" and not light.current_theme.dark
+
+
+async def test_quit_and_start_again_resumes_results_and_reader(workbench, library):
+    library.add_pdf(PAPERS / "2304.02623v1.pdf")
+    app = workbench()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"list", "enter")
+        await settle(pilot)
+        await pilot.press(*"open 1 3", "enter")
+        await settle(pilot)
+        await pilot.press("ctrl+q")
+    again = workbench()
+    async with again.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        reader = again.main.query_one(ReaderPane)
+        await settle(pilot, until=lambda: reader.page == 3)
+        assert again.desk.state == "select-view"
+        assert again.main.query_one("#results-table", DataTable).row_count == 1
+        assert again.main.query_one("#right").active == "tab-draft"  # the page waits behind the draft tab
+        assert "resumed in select-view" in str(again.main.query_one("#command-message").render())

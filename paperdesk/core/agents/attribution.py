@@ -108,7 +108,7 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
         bad = [n for n in cited if not 1 <= n <= len(passages) or sims[i, n - 1] < KEEP]
         if bad:
             removed.extend(bad)
-            sentence = SOURCE_REF.sub(lambda m: "" if int(m.group(1)) in bad else m.group(0), sentence)
+            sentence = SOURCE_REF.sub(lambda m, bad=bad: "" if int(m.group(1)) in bad else m.group(0), sentence)
         if not SOURCE_REF.search(sentence):
             best = int(np.argmax(sims[i]))
             if sims[i, best] >= SUPPORT and shares_words(sentence, passage_texts[best]):

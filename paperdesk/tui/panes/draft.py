@@ -80,7 +80,7 @@ class DraftPane(Vertical):
         self.streaming = False
         self.view = None
         self.border_title = "Draft"
-        self.query_one("#draft-header", Label).update("no draft")
+        self.query_one("#draft-header", Label).update("no draft yet")
         self.body.update(WELCOME)
 
 

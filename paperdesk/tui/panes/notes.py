@@ -3,27 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Label, TextArea
 
+if TYPE_CHECKING:
+    from paperdesk.core.desk_store import DeskStore
+
 AUTOSAVE_DELAY = 0.6  # seconds of quiet before an edit is saved
 
 
 class NotesPane(Vertical):
+    """Notes are saved in a worker through the store the app passes in."""
+
     @dataclass
-    class Edited(Message):
-        """Notes to save (posted after typing pauses, and when the paper changes)."""
-
+    class Saved(Message):
         paper_id: str
-        text: str
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, store: Callable[[], "DeskStore | None"], **kwargs) -> None:
         super().__init__(**kwargs)
+        self._store = store
         self.paper_id: str | None = None
         self._timer: Timer | None = None
         self._saved = ""  # the text as loaded or last posted for saving
@@ -69,4 +73,11 @@ class NotesPane(Vertical):
         text = self.editor.text
         if self.paper_id and text != self._saved:
             self._saved = text
-            self.post_message(self.Edited(self.paper_id, text))
+            self._save(self.paper_id, text)
+
+    @work(thread=True, group="notes", exit_on_error=False)
+    def _save(self, paper_id: str, text: str) -> None:
+        store = self._store()
+        if store is not None:
+            store.set_notes(paper_id, text)
+            self.post_message(self.Saved(paper_id))

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Label, Static
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
 
 
 class PageText(VerticalScroll):
@@ -34,6 +38,7 @@ class PageText(VerticalScroll):
 
 
 class ReaderPane(Vertical):
+    """Pages come from the library in a worker; the app passes in how to reach the library."""
     @dataclass
     class PageRequested(Message):
         paper_id: str
@@ -48,8 +53,25 @@ class ReaderPane(Vertical):
         query: str
         after_page: int
 
-    def __init__(self, **kwargs) -> None:
+    @dataclass
+    class PageLoaded(Message):
+        paper_id: str
+        title: str
+        page: int
+        pages: int
+        text: str
+        highlight: str = ""
+        reveal: bool = True  # bring the reader to the front
+
+    @dataclass
+    class Problem(Message):
+        """A page or a search could not be shown; the app says why."""
+
+        text: str
+
+    def __init__(self, library: Callable[[], "Library | None"], **kwargs) -> None:
         super().__init__(**kwargs)
+        self._library = library
         self.paper_id: str | None = None
         self.page = 0
         self.pages = 0
@@ -103,3 +125,43 @@ class ReaderPane(Vertical):
             self.post_message(self.PageRequested(self.paper_id, int(value)))
         else:
             self.post_message(self.FindRequested(self.paper_id, value, self.page))
+
+    @on(PageRequested)
+    def _page_requested(self, message: "ReaderPane.PageRequested") -> None:
+        self.load_page(message.paper_id, message.page, message.highlight)
+
+    @on(FindRequested)
+    def _find_requested(self, message: "ReaderPane.FindRequested") -> None:
+        self.find_in_paper(message.paper_id, message.query, message.after_page)
+
+    @on(PageLoaded)
+    def _page_loaded(self, message: "ReaderPane.PageLoaded") -> None:
+        self.show_page(message.paper_id, message.title, message.page, message.pages, message.text, message.highlight)
+
+    @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
+    def load_page(self, paper_id: str, page: int, highlight: str = "", reveal: bool = True) -> None:
+        from paperdesk.core.errors import PaperdeskError
+
+        library = self._library()
+        if library is None:
+            return
+        try:
+            paper, text = library.page_text(paper_id, page)
+        except PaperdeskError as exc:
+            self.post_message(self.Problem(str(exc)))
+            return
+        self.post_message(self.PageLoaded(paper.id, paper.title, page, paper.page_count, text, highlight, reveal))
+
+    @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
+    def find_in_paper(self, paper_id: str, query: str, after_page: int) -> None:
+        """Show the next page (after `after_page`, wrapping around) that contains `query`."""
+        library = self._library()
+        if library is None:
+            return
+        paper = library.get(paper_id)
+        for page in [*range(after_page + 1, paper.page_count + 1), *range(1, after_page + 1)]:
+            text = library.store.page_text(paper.id, page) or ""
+            if query.lower() in text.lower():
+                self.post_message(self.PageLoaded(paper.id, paper.title, page, paper.page_count, text, query))
+                return
+        self.post_message(self.Problem(f"{query!r} is not in {paper.id}"))
