@@ -22,6 +22,14 @@ async def settle(pilot, until=None, timeout: float = 120.0) -> None:
         await pilot.pause(0.1)
 
 
+async def type_commands(pilot, *lines: str) -> None:
+    """Type each command line into the command line, press Enter, and wait for it to finish."""
+    await settle(pilot)
+    for line in lines:
+        await pilot.press(*line, "enter")
+        await settle(pilot)
+
+
 def desk_events(messages, kind):
     """The Desk events of one type among the messages a Pilot test recorded."""
     from paperdesk.tui.messages import DeskEvent

@@ -12,7 +12,7 @@ from paperdesk.core.views import CommandFinished, GenerationStarted, StateChange
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
-from tui_helpers import desk_events, settle
+from tui_helpers import desk_events, settle, type_commands
 
 pytestmark = pytest.mark.slow
 
@@ -60,9 +60,7 @@ async def test_list_open_next_page_and_find_in_paper(workbench, library):
     library.add_pdf(PAPERS / "2304.02623v1.pdf")
     app = workbench()
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await pilot.press(*"list", "enter")
-        await settle(pilot)
+        await type_commands(pilot, "list")
         assert app.desk.state == "select-view"
         await pilot.press("f2", "enter")  # open 1
         await settle(pilot)
@@ -79,9 +77,7 @@ async def test_list_open_next_page_and_find_in_paper(workbench, library):
 
 async def start_a_long_summary(pilot, messages):
     """find, then summarize 1 with long sections; return once tokens are streaming."""
-    await settle(pilot)
-    await pilot.press(*"find expository writing", "enter")
-    await settle(pilot)
+    await type_commands(pilot, "find expository writing")
     await pilot.press(*"summarize 1", "enter")
     await settle(pilot, until=lambda: len(desk_events(messages, TokenStreamed)) > 3)
 
@@ -117,11 +113,7 @@ async def test_a_new_command_interrupts_the_running_one_then_runs(workbench):
 async def test_notes_are_saved_as_you_type(workbench):
     app = workbench()
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await pilot.press(*"find expository writing", "enter")
-        await settle(pilot)
-        await pilot.press(*"summarize 1", "enter")
-        await settle(pilot)
+        await type_commands(pilot, "find expository writing", "summarize 1")
         notes = app.main.query_one(NotesPane)
         assert not notes.editor.read_only and notes.paper_id == "2304.02623v1"
         await pilot.press("f4", *"check figure 2")
@@ -169,11 +161,7 @@ async def test_quit_and_start_again_resumes_results_and_reader(workbench, librar
     library.add_pdf(PAPERS / "2304.02623v1.pdf")
     app = workbench()
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await pilot.press(*"list", "enter")
-        await settle(pilot)
-        await pilot.press(*"open 1 3", "enter")
-        await settle(pilot)
+        await type_commands(pilot, "list", "open 1 3")
         await pilot.press("ctrl+q")
     again = workbench()
     async with again.run_test(size=(120, 36)) as pilot:

@@ -15,7 +15,7 @@ from paperdesk.core.desk import Desk
 from paperdesk.core.session import DraftRef, ResultItem, Session
 from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.panes.draft import DraftPane
-from tui_helpers import settle
+from tui_helpers import settle, type_commands
 
 pytestmark = pytest.mark.slow
 SIZE = (120, 36)
@@ -78,10 +78,7 @@ def app_for(home, api_url):
 
 def typed(*lines):
     async def run(pilot):
-        await settle(pilot)
-        for line in lines:
-            await pilot.press(*line, "enter")
-            await settle(pilot)
+        await type_commands(pilot, *lines)
     return run
 
 
