@@ -11,7 +11,12 @@ PYTEST_ARGS ?=
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.run-installed: pyproject.toml | $(PY)
+# llama-cpp-python is built by scripts/install_llama.sh (no AMX kernels, own wheel
+# cache key) before pip sees pyproject.toml, so pip never builds or reuses another copy.
+LLAMA_VERSION := $(shell sed -n 's/.*"llama-cpp-python\[server\]==\([^"]*\)".*/\1/p' pyproject.toml)
+
+$(VENV)/.run-installed: pyproject.toml scripts/install_llama.sh | $(PY)
+	bash scripts/install_llama.sh $(PY) $(LLAMA_VERSION)
 	$(PIP) install -q -e .
 	touch $@
 
