@@ -59,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("remove", "remove a paper and its index entries")
     p.add_argument("id")
     verb("models", "list the GGUF models found and which one is active")
+    verb("doctor", "check the install, the models, the library and the network; say what to fix")
+    verb("reindex", "rebuild the keyword index and the vector cache from the library's store")
     p = verb("summarize", "summarize a paper (library id, arXiv id or PDF file) with page citations")
     p.add_argument("id")
     p.add_argument("--print", action="store_true", help="print the current summary instead of writing one")
@@ -131,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_bench(args, settings)
         if args.verb in ("summarize", "improve", "undo", "redo", "ask"):
             from paperdesk import cli_summary as verbs
+        elif args.verb in ("doctor", "reindex"):
+            from paperdesk import doctor as verbs
         else:
             from paperdesk import cli_verbs as verbs
         handler: Callable[[argparse.Namespace, Settings], int] = getattr(verbs, f"cmd_{args.verb}")

@@ -93,7 +93,26 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def local_backend():
+def llama_probe():
+    """Before the first real-model test: generate a few tokens in a child process.
+
+    A llama.cpp build that dies on a signal (AMX kernels the OS does not enable)
+    would kill pytest halfway with a bare segfault; stop the run at once with one
+    line that names the library, the cause and the fix instead.
+    """
+    from paperdesk.core.llm.models import default_model
+    from paperdesk.core.llm.probe import run_probe, store_verdict
+
+    model = default_model()
+    verdict = run_probe(model)
+    store_verdict(model, verdict)  # the app's own probe then finds it and does not run again
+    if verdict.crashed:
+        pytest.exit(verdict.message(), returncode=1)
+    return verdict
+
+
+@pytest.fixture(scope="session")
+def local_backend(llama_probe):
     from paperdesk.core.llm.local import LocalBackend
     from paperdesk.core.llm.models import default_model
 
@@ -103,7 +122,7 @@ def local_backend():
 
 
 @pytest.fixture(scope="session")
-def llama_server_url():
+def llama_server_url(llama_probe):
     """`python -m llama_cpp.server` with the default model on a free loopback port."""
     import subprocess
     import sys

@@ -136,6 +136,27 @@ class Library:
             )
         self.keyword.replace_papers(docs, clear=True)
 
+    def rebuild_indexes(self, progress: ProgressCallback | None = None) -> int:
+        """Rebuild the keyword index and the vector cache from the store; return the chunk count.
+
+        The fix for anything `paperdesk doctor` finds wrong with the indexes: both are
+        derived data, and the store's indexed chunks (with their stored embeddings)
+        are the truth. Opening the library has already finished half-done adds.
+        """
+        total = self.store.count_chunks(indexed_only=True)
+        if progress is not None:
+            progress(Progress("keyword index", 0, total, "chunks"))
+        self._rebuild_keyword()
+        if progress is not None:
+            progress(Progress("keyword index", total, total, "chunks"))
+            progress(Progress("vector index", 0, total, "chunks"))
+        ids, matrix = self._stored_vectors(None)
+        self.vectors.set_all(ids, matrix)
+        self.vectors.save_cache(self.store.vector_generation())
+        if progress is not None:
+            progress(Progress("vector index", total, total, "chunks"))
+        return total
+
     def _index(self, add: Sequence[str], remove: Sequence[str], removed_chunks: Sequence[int]) -> None:
         """Make both indexes hold `add` and not `remove`, then record that atomically."""
         docs: dict[str, list[KeywordDoc]] = {pid: [] for pid in add}

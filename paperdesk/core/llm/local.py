@@ -52,8 +52,10 @@ class LocalBackend:
 
     name = "local"
 
-    def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int = 0, n_batch: int = 128) -> None:
+    def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int = 0, n_batch: int = 128,
+                 probe: bool = True) -> None:
         self.model_path = model_path
+        self.probe = probe  # run the crash probe (probe.py) before the first load of a new build
         self.n_ctx = n_ctx
         self.n_threads = n_threads or os.cpu_count() or 1
         self.n_batch = n_batch
@@ -69,6 +71,12 @@ class LocalBackend:
                 _quiet_llama_logs()
                 if not self.model_path.is_file():
                     raise ConfigError(f"no model file at {self.model_path}; set llm.model_path or put a GGUF in models/")
+                if self.probe:
+                    # A llama.cpp build that dies on a signal would take the app with it: try it
+                    # in a child first (cached per build), and raise its one-line fix instead.
+                    from paperdesk.core.llm.probe import ensure_model_runs
+
+                    ensure_model_runs(self.model_path)
                 try:
                     llama = Llama(model_path=str(self.model_path), n_ctx=self.n_ctx, n_batch=self.n_batch,
                                   n_threads=self.n_threads, verbose=False)

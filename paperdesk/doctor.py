@@ -1,0 +1,62 @@
+"""`paperdesk doctor` and `paperdesk reindex`: find what is wrong, and rebuild the indexes.
+
+doctor prints each check as soon as it is known (ok / skipped / PROBLEM, and
+the fix) and exits 0 when nothing is a problem, 1 otherwise. reindex rebuilds
+the keyword index and the vector cache from the store, with progress.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from paperdesk.cli import print_json
+from paperdesk.config import Settings
+from paperdesk.core.health import PROBLEM, Check, run_checks
+
+_MARK = {"ok": "ok", "skipped": "skipped", PROBLEM: "PROBLEM"}
+
+
+def format_check(check: Check) -> str:
+    line = f"  {_MARK[check.status]:<8} {check.name:<16} {check.summary}"
+    if check.fix:
+        line += f"\n  {'':<8} {'':<16} fix: {check.fix}"
+    return line
+
+
+def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
+    checks = []
+    if not args.json:
+        print(f"paperdesk doctor: data dir {settings.home}", flush=True)
+    for check in run_checks(settings):
+        checks.append(check)
+        if not args.json:
+            print(format_check(check), flush=True)
+    problems = [c.name for c in checks if c.status == PROBLEM]
+    if args.json:
+        print_json({"ok": not problems, "problems": problems, "checks": [c.to_json() for c in checks]})
+    elif problems:
+        print(f"{len(problems)} problem(s): {', '.join(problems)}; each fix is under it")
+    else:
+        print(f"all {len(checks)} checks passed")
+    return 1 if problems else 0
+
+
+def cmd_reindex(args: argparse.Namespace, settings: Settings) -> int:
+    from paperdesk.console import ProgressLine
+    from paperdesk.core.library import Library
+
+    library = Library(settings)
+    progress = None if args.json else ProgressLine()
+    try:
+        chunks = library.rebuild_indexes(progress=progress)
+        papers = library.store.count_papers()
+    finally:
+        if progress is not None:
+            progress.close()
+        library.close()
+    if args.json:
+        print_json({"papers": papers, "chunks": chunks})
+    else:
+        print(f"reindexed {chunks} chunks of {papers} paper(s): keyword index and vector cache rebuilt from the store")
+    return 0
