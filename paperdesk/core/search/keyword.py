@@ -57,7 +57,12 @@ class KeywordIndex:
             shutil.rmtree(directory)  # derived data: the store can rebuild it
         directory.mkdir(parents=True, exist_ok=True)
         self.schema = _schema()
-        self.index = tantivy.Index(self.schema, path=str(directory), reuse=True)
+        try:
+            self.index = tantivy.Index(self.schema, path=str(directory), reuse=True)
+        except ValueError:  # corrupt files: derived data, so start empty and let the Library rebuild it
+            shutil.rmtree(directory)
+            directory.mkdir(parents=True)
+            self.index = tantivy.Index(self.schema, path=str(directory), reuse=True)
         tag.write_text(SCHEMA_TAG)
         self.fresh = self.index.searcher().num_docs == 0
 
