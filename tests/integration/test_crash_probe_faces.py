@@ -1,0 +1,36 @@
+"""The crash probe with the real GGUF, and what the CLI shows when the probe says llama.cpp crashes."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from paperdesk.core.llm.probe import PROBE_TOKENS, cached_verdict, run_probe, store_verdict
+
+SEGFAULT = [sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"]
+
+
+@pytest.mark.slow
+def test_the_real_model_passes_the_probe_and_the_verdict_is_cached(llama_probe):
+    from paperdesk.core.llm.models import default_model
+
+    assert llama_probe.status == "ok" and llama_probe.tokens == PROBE_TOKENS and llama_probe.seconds > 0
+    assert cached_verdict(default_model()) == llama_probe  # so the app's first load does not probe again
+
+
+@pytest.mark.slow
+def test_summarize_prints_the_crash_line_instead_of_dying(tmp_path, tmp_home, embedder, citesee_pdf, monkeypatch,
+                                                          capsys):
+    from paperdesk.cli import main
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # a private verdict cache
+    model = tmp_path / "crashing.gguf"
+    model.write_bytes(b"stands in for a model whose llama.cpp build crashes")
+    monkeypatch.setenv("PAPERDESK_LLM_MODEL_PATH", str(model))
+    store_verdict(model, run_probe(model, command=SEGFAULT))
+    code = main(["summarize", str(citesee_pdf)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    assert err[-1].startswith("error: llama.cpp (llama-cpp-python ") and "crashed with SIGSEGV" in err[-1]
+    assert "make clean-venv && make test" in err[-1]
