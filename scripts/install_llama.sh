@@ -82,22 +82,28 @@ info = llama_cpp.llama_print_system_info().decode()
 print("amx" if "AMX_INT8 = 1" in info else "clean")
 PYEOF
 }
+# (an if-condition suspends set -e, so the import failure is caught by hand)
+amx_in() {
+  local state
+  state=$(amx_state) || { echo "paperdesk: llama_cpp does not import after installing it (see above)" >&2; exit 1; }
+  [ "$state" = amx ]
+}
 
 mkdir -p "$cache"
 [ -n "$(wheel)" ] || build
 # The wheel file itself, not a version for pip to find: pip's cache, PIP_FIND_LINKS
 # or an index can never substitute another build.  [server] pulls the extras' deps.
 pip_ install -q "$(wheel)[server]"
-if [ -n "$flags" ] && [ "$(amx_state)" = amx ]; then
+if [ -n "$flags" ] && amx_in; then
   # Same version already installed from an older build: pip kept it.
   pip_ install -q --force-reinstall --no-deps "$(wheel)"
-fi
-if [ -n "$flags" ] && [ "$(amx_state)" = amx ]; then
-  echo "paperdesk: the wheelhouse copy of llama.cpp still holds AMX kernels; rebuilding" >&2
-  build
-  pip_ install -q --force-reinstall --no-deps "$(wheel)"
-  if [ "$(amx_state)" = amx ]; then
-    echo "paperdesk: llama.cpp was built with AMX switched off but still reports AMX; see README 'When something goes wrong'" >&2
-    exit 1
+  if amx_in; then
+    echo "paperdesk: the wheelhouse copy of llama.cpp still holds AMX kernels; rebuilding" >&2
+    build
+    pip_ install -q --force-reinstall --no-deps "$(wheel)"
+    if amx_in; then
+      echo "paperdesk: llama.cpp was built with AMX switched off but still reports AMX; see README 'When something goes wrong'" >&2
+      exit 1
+    fi
   fi
 fi

@@ -111,3 +111,99 @@ def test_wheelhouse_is_keyed_by_build_args_and_reused(tmp_path):
     (house / "llama_cpp_python-0.3.36-cp311-cp311-linux_x86_64.whl").write_bytes(b"")
     assert _plan(tmp_path)["action"] == "reuse"
     assert _plan(tmp_path, cmake_args="-DGGML_BLAS=ON")["action"] == "build"
+
+
+# --- the install flow, with pip and llama_cpp stubbed (no build, no network) ---------------------
+
+FAKE_LLAMA = '''
+import os
+from pathlib import Path
+
+def llama_print_system_info():
+    """Reports AMX for the first FAKE_AMX_CALLS calls (one per check), then not."""
+    counter = Path(os.environ["FAKE_COUNTER"])
+    n = int(counter.read_text()) if counter.exists() else 0
+    counter.write_text(str(n + 1))
+    amx = "AMX_INT8 = 1 | " if n < int(os.environ["FAKE_AMX_CALLS"]) else ""
+    return ("CPU : SSE3 = 1 | AVX2 = 1 | AVX512 = 1 | " + amx + "LLAMAFILE = 1 | ").encode()
+'''
+
+
+def _install(tmp_path: Path, amx_calls: int, have_wheel: bool = True) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """Run the real script with a python whose `-m pip` only logs, and a llama_cpp that reports AMX n times."""
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "llama_cpp.py").write_text(FAKE_LLAMA)
+    log = tmp_path / "pip.log"
+    _stub(fake, "python", f'''if [ "$1" = -m ] && [ "$2" = pip ]; then
+  shift 2; echo "CMAKE_ARGS=$CMAKE_ARGS pip $*" >> {log}
+  prev=""; for a in "$@"; do [ "$prev" = -w ] && touch "$a/llama_cpp_python-0.3.36-py3-none-linux_x86_64.whl"; prev="$a"; done
+  exit 0
+fi
+PYTHONPATH={fake} exec {sys.executable} "$@"
+''')
+    env = {k: v for k, v in os.environ.items() if k not in ("CMAKE_ARGS", "CC")}
+    env.update(PAPERDESK_WHEELHOUSE=str(tmp_path / "wheels"), FAKE_AMX_CALLS=str(amx_calls),
+               FAKE_COUNTER=str(tmp_path / "counter"))
+    if have_wheel:
+        house = Path(_plan(tmp_path)["house"])
+        house.mkdir(parents=True)
+        (house / "llama_cpp_python-0.3.36-py3-none-linux_x86_64.whl").write_bytes(b"")
+    out = subprocess.run(["bash", str(SCRIPT), str(fake / "python"), "0.3.36"], env=env, capture_output=True, text=True)
+    calls = log.read_text().splitlines() if log.exists() else []
+    return out, calls
+
+
+def _kinds(calls: list[str]) -> list[str]:
+    kinds = []
+    for call in calls:
+        args = call.split(" pip ", 1)[1].split()
+        kinds.append("build" if "wheel" in args[:2] else "reinstall" if "--force-reinstall" in args else "install")
+    return kinds
+
+
+needs_x86_cc = pytest.mark.skipif(not X86 or shutil.which("cc") is None, reason="needs an x86-64 C compiler")
+
+
+@needs_x86_cc
+def test_clean_wheel_is_installed_once_as_the_exact_file(tmp_path):
+    out, calls = _install(tmp_path, amx_calls=0)
+    assert out.returncode == 0, out.stderr
+    assert _kinds(calls) == ["install"]
+    assert "/llama_cpp_python-0.3.36-py3-none-linux_x86_64.whl[server]" in calls[0]  # a file, not a version to find
+
+
+@needs_x86_cc
+def test_missing_wheel_is_built_with_the_flags_in_cmake_args(tmp_path):
+    out, calls = _install(tmp_path, amx_calls=0, have_wheel=False)
+    assert out.returncode == 0, out.stderr
+    assert _kinds(calls) == ["build", "install"]
+    assert "--no-binary llama-cpp-python" in calls[0] and "--no-cache-dir" in calls[0]
+    assert "-DCMAKE_C_FLAGS='-mno-amx-tile -mno-amx-int8 -mno-amx-bf16'" in calls[0].split(" pip ")[0]
+
+
+@needs_x86_cc
+@pytest.mark.parametrize("amx_calls,expected,code", [
+    (1, ["install", "reinstall"], 0),                                   # an older AMX build of the same version was kept
+    (2, ["install", "reinstall", "build", "reinstall"], 0),            # the wheelhouse copy itself had AMX
+    (9, ["install", "reinstall", "build", "reinstall"], 1),            # flags ignored: stop with a message
+])
+def test_amx_left_in_the_library_is_reinstalled_then_rebuilt(tmp_path, amx_calls, expected, code):
+    out, calls = _install(tmp_path, amx_calls=amx_calls)
+    assert _kinds(calls) == expected
+    assert out.returncode == code
+    if code:
+        assert "still reports AMX" in out.stderr
+
+
+@needs_x86_cc
+def test_llama_cpp_that_does_not_import_fails_the_install(tmp_path):
+    out, calls = _install(tmp_path, amx_calls=0)
+    assert out.returncode == 0
+    (tmp_path / "fake" / "llama_cpp.py").write_text("raise ImportError('libllama.so: cannot open shared object')\n")
+    (tmp_path / "pip.log").unlink()
+    env = {k: v for k, v in os.environ.items() if k not in ("CMAKE_ARGS", "CC")}
+    env.update(PAPERDESK_WHEELHOUSE=str(tmp_path / "wheels"), FAKE_AMX_CALLS="0", FAKE_COUNTER=str(tmp_path / "c2"))
+    out = subprocess.run(["bash", str(SCRIPT), str(tmp_path / "fake" / "python"), "0.3.36"], env=env,
+                         capture_output=True, text=True)
+    assert out.returncode == 1 and "does not import" in out.stderr
