@@ -111,6 +111,13 @@ def llama_probe():
     return verdict
 
 
+@pytest.fixture(autouse=True)
+def _probe_llama_before_real_models(request):
+    """Every real-model test (marked slow) runs after the probe; it runs once per session."""
+    if request.node.get_closest_marker("slow") is not None:
+        request.getfixturevalue("llama_probe")
+
+
 @pytest.fixture(scope="session")
 def local_backend(llama_probe):
     from paperdesk.core.llm.local import LocalBackend

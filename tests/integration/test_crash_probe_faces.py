@@ -34,3 +34,40 @@ def test_summarize_prints_the_crash_line_instead_of_dying(tmp_path, tmp_home, em
     assert code == 1
     assert err[-1].startswith("error: llama.cpp (llama-cpp-python ") and "crashed with SIGSEGV" in err[-1]
     assert "make clean-venv && make test" in err[-1]
+
+
+PLUGIN = '''
+"""Loaded with -p: the session's probe child dies on a real SIGSEGV, as on a machine with broken AMX."""
+import os
+import sys
+from pathlib import Path
+
+import paperdesk.core.llm.models as models
+import paperdesk.core.llm.probe as probe
+
+_real = probe.run_probe
+models.default_model = lambda cache_dir=None: Path(os.environ["REAL_MODEL"])
+probe.run_probe = lambda model, tokens=4, timeout=180, command=None: _real(
+    model, tokens, timeout, command=[sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"])
+'''
+
+
+def test_pytest_stops_at_once_with_one_line_when_the_probe_crashes(tmp_path):
+    import os
+    import subprocess
+    from pathlib import Path
+
+    from paperdesk.core.llm.models import default_model
+
+    root = Path(__file__).resolve().parents[2]
+    (tmp_path / "crashing_probe.py").write_text(PLUGIN)
+    env = {**os.environ, "REAL_MODEL": str(default_model()), "XDG_CACHE_HOME": str(tmp_path / "xdg"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root), os.environ.get("PYTHONPATH", "")])}
+    out = subprocess.run([sys.executable, "-m", "pytest", "-p", "crashing_probe", "-q", "-p", "no:cacheprovider",
+                          "tests/integration/test_backends.py"], cwd=root, env=env, capture_output=True, text=True,
+                         timeout=300)
+    text = out.stdout + out.stderr
+    assert out.returncode == 1, text
+    assert "passed" not in text and "failed" not in text  # stopped before the first real-model test ran
+    line = next(line for line in text.splitlines() if "crashed with SIGSEGV" in line)
+    assert "llama.cpp (llama-cpp-python " in line and "AMX" in line and "make clean-venv && make test" in line

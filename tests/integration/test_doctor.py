@@ -19,6 +19,8 @@ from paperdesk.cli import main
 from paperdesk.config import load_settings
 from paperdesk.core.health import check_index, check_remote, check_sqlite
 
+pytestmark = pytest.mark.slow  # the real embedder builds the library; doctor probes the real GGUF
+
 ALL_CHECKS = ["python", "packages", "llama.cpp build", "generation", "embedding", "data dir", "sqlite", "indexes",
               "remote endpoint", "arxiv"]
 
@@ -53,7 +55,6 @@ def _by_name(report: dict) -> dict[str, dict]:
     return {c["name"]: c for c in report["checks"]}
 
 
-@pytest.mark.slow
 def test_healthy_library_passes_every_check(home, arxiv, llama_server_url, monkeypatch, capsys):
     monkeypatch.setenv("PAPERDESK_ARXIV_API_URL", arxiv.api_url)
     monkeypatch.setenv("PAPERDESK_LLM_REMOTE_URL", llama_server_url)
@@ -83,7 +84,6 @@ def _break_indexes(home: Path) -> None:
     KeywordIndex(home / "index" / "keyword").replace_papers({rows[0][1]: docs})
 
 
-@pytest.mark.slow
 def test_broken_indexes_are_a_problem_and_reindex_fixes_them(home, monkeypatch, capsys):
     monkeypatch.setenv("PAPERDESK_OFFLINE", "1")
     _break_indexes(home)
@@ -141,7 +141,6 @@ def test_corrupt_sqlite_is_a_problem_with_a_fix(home, damage, monkeypatch, capsy
         assert check_index(settings, sqlite_ok=False).status == "skipped"
 
 
-@pytest.mark.slow
 def test_doctor_exits_1_on_a_corrupt_sqlite_file_and_says_why(home, monkeypatch, capsys):
     monkeypatch.setenv("PAPERDESK_OFFLINE", "1")
     (home / "library.sqlite").write_bytes(b"\x00garbage" * 512)
