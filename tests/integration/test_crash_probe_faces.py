@@ -16,7 +16,8 @@ def test_the_real_model_passes_the_probe_and_the_verdict_is_cached(llama_probe):
     from paperdesk.core.llm.models import default_model
 
     assert llama_probe.status == "ok" and llama_probe.tokens == PROBE_TOKENS and llama_probe.seconds > 0
-    assert cached_verdict(default_model()) == llama_probe  # so the app's first load does not probe again
+    cached = cached_verdict(default_model())  # so the app's first load does not probe again
+    assert cached is not None and cached.status == "ok"  # (doctor may have stored its own 16-token run since)
 
 
 @pytest.mark.slow
