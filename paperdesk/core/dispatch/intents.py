@@ -114,8 +114,11 @@ def repeat(message: str, ctx: DispatchContext) -> Decision | None:
     if not _REPEAT_RE.match(message.strip()):
         return None
     for line in reversed(ctx.history):
-        if line.split(" ", 1)[0].lower() not in _NOT_REPEATABLE:
-            return Decision("delegate", line, None, 0.9, f"repeats the last command ({line})")
+        name = line.split(" ", 1)[0].lower()
+        if name not in _NOT_REPEATABLE:
+            action = "navigate" if name == "open" else ("answer" if name in ("sem-search", "research") else "delegate")
+            route = {"sem-search": "simple", "research": "complex"}.get(name)
+            return Decision(action, line, route, 0.9, f"repeats the last command ({line})")
     return clarify("Do what again? Nothing has run in this session yet: what would you like to do?",
                    "asks to repeat, but there is no command in the history", 0.5)
 

@@ -15,7 +15,7 @@ from paperdesk.core.dispatch.catalog import NONE, PAGE, QUERY, REF, REF_PAGE, TE
 from paperdesk.core.dispatch.types import Decision, DispatchContext
 
 _TAIL = r"(?:\s+please)?[.!]*$"
-NEXT_RE = re.compile(r"^(?:(?:go|move|turn|flip|skip)\s+(?:to\s+)?(?:the\s+)?)?(?:next(?:\s+page)?|forward"
+NEXT_RE = re.compile(r"^(?:(?:go|move|turn|flip|skip)\s+(?:to\s+)?(?:the\s+)?)?(?:next(?:\s+(?:page|one))?|turn (?:the|a|one) page|forward"
                      r"(?:\s+(?:a|one)\s+page)?|page\s+down|keep reading|continue reading|following page)" + _TAIL, re.I)
 PREV_RE = re.compile(r"^(?:(?:go|move|turn|flip)\s+)?(?:back(?:\s+(?:a|one)\s+page)?|previous(?:\s+page)?|prev|"
                      r"page\s+up|one page back|page back)" + _TAIL, re.I)
@@ -76,6 +76,8 @@ def grammar(message: str, catalog: CommandCatalog, ctx: DispatchContext) -> Deci
         QUERY: bool(rest),
     }.get(info.arg, False)
     if not ok:
+        if info.arg in (REF, REF_PAGE) and rest and not is_question(message):
+            return _command_with_reference(name, message, ctx)
         return None
     if name == "find" and slots.find_query(message):
         return None  # "find me papers about X": natural language, let the find rule take the topic
@@ -85,6 +87,39 @@ def grammar(message: str, catalog: CommandCatalog, ctx: DispatchContext) -> Deci
     action = "navigate" if name == "open" else ("answer" if name in ("sem-search", "research") else "delegate")
     route = {"sem-search": "simple", "research": "complex"}.get(name)
     return Decision(action, line, route, 1.0, "already a command line", stage="rule")
+
+
+def _command_with_reference(name: str, message: str, ctx: DispatchContext) -> Decision | None:
+    """"summarize the second one", "open that one": a command word, then a paper in words."""
+    rest = message.strip().partition(" ")[2]
+    named = resolve.named_paper(rest, ctx)
+    if named is None and (resolve.deictic(rest) or resolve.ordinal(rest, ctx) is not None):
+        return intents.which_paper(ctx, name, rest)
+    if named is None:
+        return None
+    intent = name if name in ("summarize", "summary", "open") else None
+    if intent is None:
+        return None
+    return intents.build(intent, message, ctx, 0.95, f"{name} and a paper named in words", "rule")
+
+
+_VAGUE = re.compile(r"^(?:(?:ok|okay|yes|yeah|no|hmm+|well|so|and|then|please|um+|uh+|now)[\s,.!?]*)*"
+                    r"(?:that(?: one)?|this(?: one)?|it|that thing|the other (?:one|thing)|do it|go|sure)?[\s.!?]*$",
+                    re.I)
+
+
+def vague(message: str, ctx: DispatchContext) -> Decision | None:
+    """"that one", "ok", "do it": nothing to act on; the question back names the paper in view, if any."""
+    if not _VAGUE.match(message.strip()):
+        return None
+    pid = resolve.current_paper(ctx)
+    if pid:
+        title = ctx.paper_title(pid)
+        what = f"{pid}" + (f" ({title.split(':')[0]})" if title else "")
+        return intents.clarify(f"What should I do with {what}? For example: open it, summarize it, add a note, "
+                               "or ask a question about it.", "points at a paper but says nothing to do", 0.5)
+    return intents.clarify("What do you mean? Nothing is selected or open; for example: find papers on a topic, "
+                           "or ask a question about your library.", "too vague, and nothing it could point at", 0.5)
 
 
 def navigation(message: str, ctx: DispatchContext) -> Decision | None:
