@@ -31,14 +31,15 @@ class Dispatcher:
     commands module); `library` is a list of PaperRef (ids and titles) the
     message may name; `backend` (optional) is consulted only for ambiguous
     messages. Construction is cheap; the exemplars are encoded on first use
-    (or `warm()`).
+    (or `warm()`). `exemplars` replaces the packaged (text, intent) pairs.
     """
 
     def __init__(self, embedder: Encoder, commands: CommandCatalog | None = None,
-                 library: list[PaperRef] | None = None, backend: Any = None) -> None:
+                 library: list[PaperRef] | None = None, backend: Any = None,
+                 exemplars: list[tuple[str, str]] | None = None) -> None:
         self.catalog = commands or from_commands_module()
         self.library = list(library or [])
-        self.exemplars = ExemplarIndex(embedder)
+        self.exemplars = ExemplarIndex(embedder, exemplars)
         self.backend = backend
 
     def warm(self) -> None:
@@ -60,16 +61,26 @@ class Dispatcher:
 
     def _solicited(self, reply: str, ctx: DispatchContext, question: str, origin: str | None) -> Decision:
         """A reply to the dispatcher's question: alone if it stands alone, else completing the original message."""
+        bare = len(re.findall(r"\w+", reply)) <= 4 and bool(
+            resolve.named_paper(reply, ctx, allow_deictic=False) or resolve.page(reply) is not None)
+        if origin and bare:  # "the third", "Multi-LexSum", "page 4": only says what the question asked
+            joined = self._joined(reply, ctx, question, origin)
+            if joined is not None:
+                return joined
         alone = self._decide(reply, ctx)
-        bare = len(re.findall(r"\w+", reply)) <= 4 and (resolve.named_paper(reply, ctx, allow_deictic=False)
-                                                       or resolve.page(reply) is not None)
-        if origin and (alone.action == "clarify" or bare or alone.confidence < 0.6):
-            joined = self._decide(f"{origin} {reply}", ctx)
-            if joined.action != "clarify":
-                joined.reason = f"reply to '{question}' completes '{origin}': {joined.reason}"
+        if origin and not bare and (alone.action == "clarify" or alone.confidence < 0.6):
+            joined = self._joined(reply, ctx, question, origin)
+            if joined is not None:
                 return joined
         alone.reason = f"reply to '{question}': {alone.reason}"
         return alone
+
+    def _joined(self, reply: str, ctx: DispatchContext, question: str, origin: str) -> Decision | None:
+        joined = self._decide(f"{origin} {reply}", ctx)
+        if joined.action == "clarify":
+            return None
+        joined.reason = f"reply to '{question}' completes '{origin}': {joined.reason}"
+        return joined
 
     def _decide(self, text: str, ctx: DispatchContext) -> Decision:
         for rule in (lambda: rules.grammar(text, self.catalog, ctx), lambda: intents.repeat(text, ctx),
