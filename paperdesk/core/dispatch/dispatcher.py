@@ -18,6 +18,7 @@ from paperdesk.core.dispatch import intents, resolve, router, rules, slots
 from paperdesk.core.dispatch.catalog import CommandCatalog, from_commands_module
 from paperdesk.core.dispatch.exemplars import Encoder, ExemplarIndex, IntentScores
 from paperdesk.core.dispatch.types import Decision, DispatchContext, PaperRef
+from paperdesk.core.errors import PaperdeskError
 
 CLARIFY_BELOW = 0.38  # exemplar confidence under which the dispatcher asks instead of guessing
 MODEL_BELOW = 0.5  # ... and under which it consults the model, when one is given
@@ -90,7 +91,13 @@ class Dispatcher:
             decided = rule()
             if decided is not None:
                 return decided
-        scores = self.exemplars.scores(text)
+        try:
+            scores = self.exemplars.scores(text)
+        except PaperdeskError as exc:  # no embedding model: rules-only routing, and say why
+            if (rules.is_question(text) or router.is_complex(text)) and _content_words(text) >= 3:
+                return router.route_question(text, ctx, None, 0.5, "fallback")
+            return intents.clarify(_vague_question(ctx), f"the embedding model is unavailable ({exc}); only "
+                                   "commands, page moves and questions are understood", 0.3)
         intent, confidence = self._intent(text, ctx, scores)
         reason = f"nearest example: '{scores.nearest}'"
         if confidence < MODEL_BELOW and self.backend is not None:
