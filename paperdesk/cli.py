@@ -70,6 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("ask", "answer a question from the library, citing paper and page")
     p.add_argument("question", nargs="+")
     p.add_argument("--k", type=int, default=5)
+    p = verb("route", "show what the dispatcher understands a free-text message as (nothing runs)")
+    p.add_argument("message", nargs="*", help="the message, as typed in the TUI or shell")
+    p.add_argument("--batch", metavar="FILE", help="one message per line (- for stdin); models load once")
+    p.add_argument("--model", action="store_true", help="let the local model settle ambiguous messages")
     for name, text in (("undo", "go back one summary revision"), ("redo", "go forward one summary revision")):
         verb(name, text).add_argument("id")
 
@@ -96,6 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for one start")
     p.add_argument("--home", help="data dir to start on (default: a new empty one)")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("route", help="dispatcher accuracy on the labelled dev set, and latency per route")
+    p.add_argument("--dev", type=Path, action="append", help="a labelled JSONL set (default: the repo's dev and "
+                                                                 "holdout sets)")
+    p.add_argument("--repeats", type=int, default=2, help="decisions per message for the latency figures")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)
@@ -135,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
             from paperdesk import cli_summary as verbs
         elif args.verb in ("doctor", "reindex"):
             from paperdesk import doctor as verbs
+        elif args.verb == "route":
+            from paperdesk import cli_route as verbs
         else:
             from paperdesk import cli_verbs as verbs
         handler: Callable[[argparse.Namespace, Settings], int] = getattr(verbs, f"cmd_{args.verb}")

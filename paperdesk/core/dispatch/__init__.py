@@ -1,0 +1,35 @@
+"""Talk to the desk: the free-text dispatcher and the question router (issue 15), headless.
+
+Wiring for a face (Desk / TUI / shell), once the command registry lands:
+
+    catalog = from_commands_module()            # or a CommandCatalog built from the registry
+    dispatcher = Dispatcher(library.embedder, catalog, backend=None)   # backend: optional model pick
+    dispatcher.warm()                             # encode the exemplars in a startup worker
+    dialogue = Dialogue.from_json(session_json.get("dialogue"))        # persisted with the session
+
+    # a line that does not start with a command word (or `ask <message>`):
+    context = session_context.from_session(desk.state, desk.session, desk.store, desk.drafts, dialogue)
+    decision = dispatcher.decide(line, context)  # before dialogue.receive(line): a pending question
+    dialogue.receive(line)                       #   makes this line a solicited reply
+    show(decision.line())                        # "-> find table extraction (delegate, 0.93)"
+    if decision.action == "clarify":
+        dialogue.ask(decision.question)
+    else:
+        dialogue.note(decision.line())
+        outcome = desk.run(decision.command)     # same guards as a typed command; scope narrows answers
+    dialogue.after_command(name_of_every_command_run)   # clears at save / abandon / clear
+    prompt += dialogue.as_prompt_block()         # "User dialogue" block for plan/do/check/improve
+
+`Decision.scope` narrows an answer (direct-paper: paper_ids; citation: citation,
+paper_ids, page); `Decision.confidence` below ~0.6 is where a face asks Enter/Esc.
+"""
+
+from paperdesk.core.dispatch.catalog import CommandCatalog, CommandInfo, from_commands_module
+from paperdesk.core.dispatch.dialogue import Dialogue, Turn
+from paperdesk.core.dispatch.dispatcher import Dispatcher
+from paperdesk.core.dispatch.types import ACTIONS, ROUTES, Citation, Decision, DispatchContext, PaperRef
+
+__all__ = [
+    "ACTIONS", "ROUTES", "Citation", "CommandCatalog", "CommandInfo", "Decision", "Dialogue", "DispatchContext",
+    "Dispatcher", "PaperRef", "Turn", "from_commands_module",
+]

@@ -1,0 +1,67 @@
+"""The optional model layer, as orchestration: consulted only when the exemplars leave it ambiguous,
+its constrained pick is used, and model garbage falls back to the deterministic decision.
+
+Uses FakeLLM (tests/fake_llm.py), which is NOT a model, and a toy bag-of-words
+encoder, so the ambiguity is exact; the real models' routing is measured in
+tests/integration/test_route_dev.py and `paperdesk bench route`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paperdesk.core.dispatch import DispatchContext, Dispatcher
+from tests.fake_llm import FakeLLM
+
+EXEMPLARS = [("shorter", "improve"), ("shorter please", "improve"), ("note", "notes"), ("note please", "notes")]
+
+
+class ToyEncoder:
+    """"shorter" -> e0, "note" -> e1, anything else halfway between: an exact tie."""
+
+    def encode(self, texts):
+        out = []
+        for text in texts:
+            v = np.zeros(4, dtype=np.float32)
+            if "shorter" in text:
+                v[0] = 1
+            elif "note" in text:
+                v[1] = 1
+            else:
+                v[0] = v[1] = 2 ** -0.5
+            out.append(v)
+        return np.stack(out)
+
+
+def draft() -> DispatchContext:
+    return DispatchContext(state="draft-summary", draft_kind="summary")
+
+
+def test_clear_cases_never_call_the_model():
+    llm = FakeLLM('{"intent": "notes"}')
+    d = Dispatcher(ToyEncoder(), backend=llm, exemplars=EXEMPLARS).decide("shorter", draft())
+    assert d.command == "improve shorter" and llm.requests == []
+
+
+def test_ambiguous_message_takes_the_model_pick_under_a_schema():
+    llm = FakeLLM('{"intent": "improve"}')
+    d = Dispatcher(ToyEncoder(), backend=llm, exemplars=EXEMPLARS).decide("the figure part", draft())
+    assert (d.action, d.command, d.stage) == ("delegate", "improve the figure part", "model")
+    request = llm.requests[0]
+    assert request.json_schema["properties"]["intent"]["enum"] == ["improve", "notes"]
+    assert request.max_tokens <= 32
+
+
+def test_model_garbage_falls_back_to_the_deterministic_decision():
+    without = Dispatcher(ToyEncoder(), exemplars=EXEMPLARS).decide("the figure part", draft())
+    llm = FakeLLM("I think you want to maybe improve")
+    with_garbage = Dispatcher(ToyEncoder(), backend=llm, exemplars=EXEMPLARS).decide("the figure part", draft())
+    assert llm.requests, "the model should have been asked"
+    assert (with_garbage.action, with_garbage.command) == (without.action, without.command)
+    assert with_garbage.stage != "model"
+
+
+def test_a_pick_outside_the_candidates_is_ignored():
+    llm = FakeLLM('{"intent": "abandon"}')
+    d = Dispatcher(ToyEncoder(), backend=llm, exemplars=EXEMPLARS).decide("the figure part", draft())
+    assert d.stage != "model" and d.command != "abandon"
