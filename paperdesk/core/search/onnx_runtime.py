@@ -35,6 +35,9 @@ class OnnxSentenceModel:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         if threads:
             options.intra_op_num_threads = threads
+        # Idle worker threads sleep instead of spinning: on a shared 2-core machine spinning steals the
+        # cores other work (and the other intra-op thread) needs.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3  # warnings about unused initializers are noise here
         self.session = ort.InferenceSession(str(directory / MODEL_FILE), options, providers=["CPUExecutionProvider"])
         self.inputs = {i.name for i in self.session.get_inputs()}
