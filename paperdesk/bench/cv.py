@@ -17,7 +17,7 @@ import numpy as np
 from paperdesk.core.search.fusion import keyword_confidence
 
 DEPTHS = (20, 50, 100, 200)
-ALPHAS = tuple(round(a, 2) for a in np.arange(0.1, 0.95, 0.1))
+ALPHAS = tuple(round(float(a), 2) for a in np.arange(0.1, 0.95, 0.1))
 GAMMAS = (0.0, 0.05, 0.1, 0.2)
 RRF_KS = (5, 10, 20, 40, 60, 100)
 KEYWORD_VARIANTS = {  # name: (title boost, PRF docs, PRF weight)
