@@ -84,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--queries", required=True, type=Path)
     p.add_argument("--qrels", required=True, type=Path)
     p.add_argument("--out", type=Path, help="write the full report (with the fusion sweep) here")
+    p.add_argument("--no-torch", action="store_true", help="skip the torch-backend comparison")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("search", help="query latency on a synthetic corpus")
     p.add_argument("--chunks", type=int, default=100_000)

@@ -3,7 +3,11 @@
 Keyword, vector and hybrid run through paperdesk's own indexes and ranker
 (`HybridRanker.rank`), next to a reference BM25 (bm25s with the same
 Snowball English stemmer) computed in the same run on the same data. A sweep
-over the fusion settings shows why the default was chosen.
+over the fusion settings shows why the default was chosen, and the `cv`
+section chooses fusion by 5-fold cross-validation (choose on 4 folds, score
+on the 5th; see bench/cv.py). The corpus is embedded with the configured
+backend (ONNX int8 by default) and, unless --no-torch, with torch too, to
+print the nDCG@10 change between them.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from paperdesk.bench import cv
 from paperdesk.bench.common import emit, note, timed
 from paperdesk.config import Settings
 from paperdesk.core.search.embedder import Embedder
@@ -83,6 +88,18 @@ def reference_bm25(docs, queries: dict[str, str]) -> dict[str, list[str]]:
     return {qid: [docs[int(i)][0] for i in results[n]] for n, qid in enumerate(qids)}
 
 
+def _cross_validation(keyword, vectors, queries, qvecs, docs, rels) -> dict[str, Any]:
+    index = {doc_id: n for n, (doc_id, _, _) in enumerate(docs)}
+    qids = list(queries)
+    int_rels = {q: {index[d]: g for d, g in rels[q].items() if d in index} for q in qids}
+    keyword_runs, vector_runs, vector_fill = cv.collect_runs(keyword, vectors, queries, qvecs)
+    settings, scores = cv.score_grid(keyword_runs, vector_runs, int_rels, qids, vector_fill)
+    keyword_only = {name: np.array([cv.ndcg10([i for i, _ in runs[q]], int_rels[q]) for q in qids])
+                    for name, runs in keyword_runs.items()}
+    vector_only = np.array([cv.ndcg10([i for i, _ in vector_runs[q]], int_rels[q]) for q in qids])
+    return cv.report(settings, scores, keyword_only, vector_only)
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     docs, queries, rels = load_beir(args.corpus, args.queries, args.qrels)
     note(f"{len(docs)} documents, {len(queries)} queries")
@@ -91,15 +108,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         index_s, _ = timed(lambda: keyword.replace_papers(
             {"corpus": [KeywordDoc(i, "corpus", title, "", text) for i, (_, title, text) in enumerate(docs)]}
         ))
-        embedder = Embedder(batch_size=settings["embedding.batch_size"])
-        note("embedding the corpus (all-MiniLM-L6-v2) ...")
-        embed_s, matrix = timed(lambda: embedder.encode([f"{t}. {x}" if t else x for _, t, x in docs]))
+        texts = [f"{t}. {x}" if t else x for _, t, x in docs]
+        embedder = Embedder(batch_size=settings["embedding.batch_size"], backend=settings["embedding.backend"])
+        note(f"embedding the corpus (all-MiniLM-L6-v2, {embedder.expected_backend()}) ...")
+        embed_s, matrix = timed(lambda: embedder.encode(texts))
         vectors = VectorIndex(Path(tmp) / "vectors")
         vectors.set_all(range(len(docs)), matrix)
         qids = list(queries)
         qvecs = embedder.encode([queries[q] for q in qids])
-        ranker = HybridRanker(keyword, vectors, embedder.encode_query, settings["search.fusion"],
-                              settings["search.alpha"], settings["search.rrf_k"], settings["search.candidates"])
+        ranker = HybridRanker.from_settings(keyword, vectors, embedder.encode_query, settings)
 
         def run_mode(mode: str, r: HybridRanker = ranker) -> dict[str, list[str]]:
             return {q: [docs[h.chunk_id][0] for h in r.rank(queries[q], 100, mode, query_vector=qvecs[n])]
@@ -109,6 +126,28 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         report["hybrid"]["fusion"] = ranker.fusion_method
         if ranker.fusion_method == "convex":
             report["hybrid"]["alpha"] = ranker.alpha
+            report["hybrid"].update(norm=ranker.norm, fill_vector=ranker.fill_vector, candidates=ranker.candidates)
+        report["embedding_backend"] = embedder.backend
+        note("cross-validating fusion settings ...")
+        report["cv"] = _cross_validation(keyword, vectors, queries, qvecs, docs, rels)
+        if not args.no_torch and embedder.backend != "torch":
+            note("embedding the corpus again with the torch backend, for the comparison ...")
+            torch_embedder = Embedder(batch_size=settings["embedding.batch_size"], backend="torch")
+            torch_s, torch_matrix = timed(lambda: torch_embedder.encode(texts))
+            torch_vectors = VectorIndex(Path(tmp) / "vectors-torch")
+            torch_vectors.set_all(range(len(docs)), torch_matrix)
+            torch_q = torch_embedder.encode([queries[q] for q in qids])
+            torch_ranker = HybridRanker.from_settings(keyword, torch_vectors, torch_embedder.encode_query, settings)
+            torch_runs = {m: {q: [docs[h.chunk_id][0] for h in torch_ranker.rank(queries[q], 100, m, query_vector=torch_q[n])]
+                              for n, q in enumerate(qids)} for m in ("vector", "hybrid")}
+            torch_eval = {m: evaluate(r, rels)["ndcg@10"] for m, r in torch_runs.items()}
+            report["backend_compare"] = {
+                "onnx_int8": {"vector": report["vector"]["ndcg@10"], "hybrid": report["hybrid"]["ndcg@10"]},
+                "torch": torch_eval,
+                "vector_change": round(report["vector"]["ndcg@10"] - torch_eval["vector"], 4),
+                "hybrid_change": round(report["hybrid"]["ndcg@10"] - torch_eval["hybrid"], 4),
+                "embed_corpus_s": {"onnx_int8": round(embed_s, 2), "torch": round(torch_s, 2)},
+            }
         report["reference_bm25"] = evaluate(reference_bm25(docs, queries), rels)
         sweep: dict[str, Any] = {}
         for k in (10, 60):
@@ -125,6 +164,18 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
              for m in ("keyword", "vector", "hybrid")]
     lines.append(f"reference BM25 (bm25s) nDCG@10 {report['reference_bm25']['ndcg@10']:.4f}  "
                  f"Recall@100 {report['reference_bm25']['recall@100']:.4f}  (keyword - reference: {gap:+.4f})")
-    lines.append("fusion sweep: " + "; ".join(f"{name} {v['ndcg@10']:.4f}" for name, v in sweep.items()))
+    lines.append("fusion sweep (on the same queries): " + "; ".join(f"{name} {v['ndcg@10']:.4f}" for name, v in sweep.items()))
+    cvr = report["cv"]
+    lines.append("5-fold CV, held-out nDCG@10 per fold (mean):")
+    for m in ("keyword", "vector", "hybrid"):
+        lines.append(f"  {m:<8} " + " ".join(f"{x:.4f}" for x in cvr[m]["per_fold"]) + f"   ({cvr[m]['mean']:.4f})")
+    lines.append(f"  hybrid above both on every fold: {cvr['hybrid_beats_both_every_fold']}; "
+                 f"winner on all dev queries: {cvr['winner']}")
+    lines.append("  held-out mean when choosing only within: " +
+                 "; ".join(f"{k} {v:.4f}" for k, v in cvr["held_out_by_family"].items()))
+    if "backend_compare" in report:
+        b = report["backend_compare"]
+        lines.append(f"nDCG@10 onnx int8 - torch: vector {b['vector_change']:+.4f}, hybrid {b['hybrid_change']:+.4f} "
+                     f"(torch hybrid {b['torch']['hybrid']:.4f}); corpus embedding s {b['embed_corpus_s']}")
     emit({k: v for k, v in report.items()}, args.json, lines)
     return 0

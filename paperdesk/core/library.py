@@ -22,6 +22,7 @@ from paperdesk.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import InvalidIdError, PdfError, StoreError, UnknownPaperError
 from paperdesk.core.ids import is_local_id, looks_like_arxiv, parse_arxiv_id, path_inside
+from paperdesk.core import reindex
 from paperdesk.core.ingest.pdf import ParsedPdf, parse_pdf
 from paperdesk.core.progress import Progress, ProgressCallback, stage_reporter
 from paperdesk.core.search.embedder import DIM, Embedder
@@ -72,7 +73,8 @@ class AddResult:
 class Library:
     """Everything stored about papers, behind one object that the Desk and CLI use."""
 
-    def __init__(self, settings: Settings, embedder: Embedder | None = None) -> None:
+    def __init__(self, settings: Settings, embedder: Embedder | None = None,
+                 progress: ProgressCallback | None = None) -> None:
         self.settings = settings
         self.home = settings.home
         self.home.mkdir(parents=True, exist_ok=True)
@@ -82,25 +84,20 @@ class Library:
         self.keyword = KeywordIndex(self.home / "index" / "keyword")
         self.vectors = VectorIndex(self.home / "index")
         model_dir = settings["embedding.model_path"]
-        self.embedder = embedder or Embedder(Path(model_dir) if model_dir else None, settings["embedding.batch_size"])
-        self.ranker = HybridRanker(
-            self.keyword,
-            self.vectors,
-            self.embedder.encode_query,
-            fusion_method=settings["search.fusion"],
-            alpha=settings["search.alpha"],
-            rrf_k=settings["search.rrf_k"],
-            candidates=settings["search.candidates"],
-        )
-        self._reconcile()
+        self.embedder = embedder or Embedder(Path(model_dir) if model_dir else None, settings["embedding.batch_size"],
+                                             settings["embedding.backend"])
+        self.ranker = HybridRanker.from_settings(self.keyword, self.vectors, self.embedder.encode_query, settings)
+        self._reconcile(progress)
 
     def close(self) -> None:
         self.store.close()
 
     # -- keeping the indexes in step ----------------------------------------------
 
-    def _reconcile(self) -> None:
-        """Repair what a killed process left: stale caches, tombstones, pending papers."""
+    def _reconcile(self, progress: ProgressCallback | None = None) -> None:
+        """Repair what a killed process left: stale caches, tombstones, pending papers; re-embed if the backend changed."""
+        if reindex.needs_reindex(self.store, self.embedder):
+            self.reindex_vectors(progress)
         generation = self.store.vector_generation()
         if not self.vectors.load_cache(generation):
             ids, matrix = self._stored_vectors(None)
@@ -113,6 +110,16 @@ class Library:
         if tombstones or pending:
             self._index(pending, [pid for pid, _ in tombstones], [c for _, ids in tombstones for c in ids])
         self._remove_orphan_files()
+
+    def reindex_vectors(self, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> int:
+        """Re-embed every chunk with the current embedder (another backend or model made the index)."""
+        count = reindex.reembed_all(self.store, self.embedder, progress, cancel)
+        ids, matrix = self._stored_vectors(None)
+        self.vectors.set_all(ids, matrix)
+        generation = self.store.vector_generation() + 1
+        self.vectors.save_cache(generation)
+        self.store.finish_indexing([], [], generation)
+        return count
 
     def _stored_vectors(self, paper_ids: Sequence[str] | None) -> tuple[list[int], np.ndarray]:
         rows: list[tuple[int, bytes | None]] = []
@@ -209,6 +216,7 @@ class Library:
         )
         if cancel is not None:
             cancel.raise_if_cancelled()
+        reindex.mark_if_empty(self.store, self.embedder)
         target = path_inside(self.papers_dir, paper.id + ".pdf")
         if source.resolve() != target:
             tmp = target.with_name(target.name + ".tmp")
@@ -220,6 +228,8 @@ class Library:
         if progress is not None:
             progress(Progress("index", 0, len(parsed.chunks), "chunks"))
         self._index([paper.id], [], [])
+        if reindex.needs_reindex(self.store, self.embedder):  # the ONNX export failed just now: torch made these
+            self.reindex_vectors(progress, cancel)
         if progress is not None:
             progress(Progress("index", len(parsed.chunks), len(parsed.chunks), "chunks"))
         return AddResult(self.store.get_paper(paper.id) or paper, True)

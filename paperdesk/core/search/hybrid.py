@@ -40,9 +40,15 @@ class HybridRanker:
         alpha: float = 0.5,
         rrf_k: int = 60,
         candidates: int = 100,
+        norm: str = "minmax",
+        alpha_gamma: float = 0.0,
+        alpha_centre: float = 3.0,
+        fill_vector: bool = False,
     ) -> None:
         if fusion_method not in FUSIONS:
             raise ValueError(f"fusion must be one of {FUSIONS}")
+        if norm not in fusion.NORMS:
+            raise ValueError(f"norm must be one of {tuple(fusion.NORMS)}")
         self.keyword = keyword
         self.vectors = vectors
         self.encode_query = encode_query
@@ -50,6 +56,19 @@ class HybridRanker:
         self.alpha = alpha
         self.rrf_k = rrf_k
         self.candidates = candidates
+        self.norm = norm
+        self.alpha_gamma = alpha_gamma  # 0: the same alpha for every query
+        self.alpha_centre = alpha_centre
+        self.fill_vector = fill_vector  # exact cosines for keyword candidates the vector top list missed
+
+    @classmethod
+    def from_settings(cls, keyword: KeywordIndex, vectors: VectorIndex, encode_query: Callable[[str], np.ndarray],
+                      settings) -> "HybridRanker":
+        """A ranker (and the keyword index's tunables) as the search.* settings say."""
+        keyword.configure(settings["search.title_boost"], settings["search.prf_docs"], settings["search.prf_weight"])
+        return cls(keyword, vectors, encode_query, settings["search.fusion"], settings["search.alpha"],
+                   settings["search.rrf_k"], settings["search.candidates"], settings["search.norm"],
+                   settings["search.alpha_gamma"], settings["search.alpha_centre"], settings["search.fill_vector"])
 
     def rank(
         self,
@@ -79,7 +98,14 @@ class HybridRanker:
         elif self.fusion_method == "rrf":
             fused = fusion.rrf([kw, vec], self.rrf_k)
         else:
-            fused = fusion.convex(kw, vec, self.alpha)
+            alpha = fusion.query_alpha(self.alpha, kw, self.alpha_gamma, self.alpha_centre)
+            extra = None
+            if self.fill_vector and vec:
+                missing = [cid for cid, _ in kw if cid not in vec_scores]
+                cosines = self.vectors.scores_of(qv, missing) if missing else []
+                extra = {cid: float(c) for cid, c in zip(missing, cosines) if c == c}  # NaN: not in the index
+                vec_scores.update(extra)
+            fused = fusion.convex(kw, vec, alpha, self.norm, extra)
         return [
             Ranked(cid, score, kw_scores.get(cid), vec_scores.get(cid)) for cid, score in fused[:k]
         ]

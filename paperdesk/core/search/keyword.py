@@ -3,6 +3,10 @@
 Fields: title, section and text, each with tantivy's English stemmer. User
 queries are reduced to plain lower-case words before parsing, so punctuation,
 field prefixes or stray AND/OR in a question can never break the parser.
+
+Two tunables, chosen by cross-validation (`bench retrieval`, `cv`): a boost
+on the title field, and pseudo-relevance feedback (the query plus, at a
+lower weight, tantivy's more-like-this query of the top few hits).
 """
 
 from __future__ import annotations
@@ -21,6 +25,13 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 SEARCH_FIELDS = ["title", "section", "text"]
 WRITER_HEAP = 64_000_000
 SCHEMA_TAG = "paperdesk-keyword-1"
+# Expansion terms must carry meaning; these would be picked for frequency alone.
+PRF_STOP_WORDS = sorted(set("""a about above after again all also am an and any are as at be been before being below
+between both but by can could did do does doing down during each few for from further had has have having he her here
+hers him his how i if in into is it its itself just me more most my no nor not now of off on once only or other our
+out over own same she should so some such than that the their them then there these they this those through to too
+under until up very was we were what when where which while who whom why will with would you your we our however
+thus using used use based study studies results result show shows shown found may also et al""".split()))
 
 
 @dataclass(frozen=True)
@@ -65,6 +76,15 @@ class KeywordIndex:
             self.index = tantivy.Index(self.schema, path=str(directory), reuse=True)
         tag.write_text(SCHEMA_TAG)
         self.fresh = self.index.searcher().num_docs == 0
+        self.title_boost = 1.0
+        self.prf_docs = 0  # 0: no pseudo-relevance feedback
+        self.prf_weight = 0.0
+        self.prf_terms = 20
+
+    def configure(self, title_boost: float = 1.0, prf_docs: int = 0, prf_weight: float = 0.0,
+                  prf_terms: int = 20) -> None:
+        """Set the title boost and pseudo-relevance feedback (top `prf_docs` hits, weight `prf_weight`)."""
+        self.title_boost, self.prf_docs, self.prf_weight, self.prf_terms = title_boost, prf_docs, prf_weight, prf_terms
 
     def _writer(self) -> tantivy.IndexWriter:
         try:
@@ -107,11 +127,28 @@ class KeywordIndex:
         terms = query_terms(query)
         if not terms:
             return None
-        parsed = self.index.parse_query(" ".join(terms), SEARCH_FIELDS)
+        boosts = {"title": self.title_boost} if self.title_boost != 1.0 else {}
+        parsed = self.index.parse_query(" ".join(terms), SEARCH_FIELDS, field_boosts=boosts)
+        return self._only(parsed, papers)
+
+    def _only(self, query: tantivy.Query, papers: Sequence[str] | None) -> tantivy.Query:
         if not papers:
-            return parsed
+            return query
         only = tantivy.Query.term_set_query(self.schema, "paper_id", list(papers))
-        return tantivy.Query.boolean_query([(tantivy.Occur.Must, parsed), (tantivy.Occur.Must, only)])
+        return tantivy.Query.boolean_query([(tantivy.Occur.Must, query), (tantivy.Occur.Must, only)])
+
+    def _expanded(self, parsed: tantivy.Query, top: Sequence[tantivy.DocAddress],
+                  papers: Sequence[str] | None) -> tantivy.Query:
+        """The query OR (weighted) the more-like-this queries of the top hits."""
+        share = self.prf_weight / len(top)
+        clauses = [(tantivy.Occur.Should, parsed)]
+        for address in top:
+            mlt = tantivy.Query.more_like_this_query(
+                address, min_doc_frequency=2, max_doc_frequency=None, min_term_frequency=1,
+                max_query_terms=self.prf_terms, min_word_length=3, max_word_length=None, boost_factor=1.0,
+                stop_words=PRF_STOP_WORDS)
+            clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(mlt, share)))
+        return self._only(tantivy.Query.boolean_query(clauses), papers)
 
     def search(self, query: str, k: int, papers: Sequence[str] | None = None) -> list[tuple[int, float]]:
         """Top-k (chunk id, BM25 score), best first."""
@@ -120,6 +157,10 @@ class KeywordIndex:
             return []
         searcher = self.index.searcher()
         hits = searcher.search(parsed, limit=k, count=False).hits
+        if self.prf_docs and self.prf_weight > 0 and hits:
+            unfiltered = self.build_query(query) if papers else parsed
+            expanded = self._expanded(unfiltered, [a for _s, a in hits[: self.prf_docs]], papers)
+            hits = searcher.search(expanded, limit=k, count=False).hits
         # Fast-field lookups avoid decompressing stored documents for every candidate.
         ids = searcher.fast_field_values("chunk_id", [address for _score, address in hits])
         return [(int(cid), float(score)) for cid, (score, _address) in zip(ids, hits)]

@@ -35,6 +35,7 @@ class VectorIndex:
         self.matrix = np.zeros((0, DIM), dtype=np.float32)
         self.ids = np.zeros(0, dtype=np.int64)
         self.generation = -1
+        self._order: np.ndarray | None = None  # argsort of ids, for scores_of
 
     # -- persistence ------------------------------------------------------------
 
@@ -58,6 +59,7 @@ class VectorIndex:
             return False
         self.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
         self.ids = ids.astype(np.int64)
+        self._order = None
         self.generation = generation
         return True
 
@@ -73,6 +75,7 @@ class VectorIndex:
         self.generation = generation
 
     def set_all(self, ids: Sequence[int], matrix: np.ndarray) -> None:
+        self._order = None
         self.ids = np.asarray(ids, dtype=np.int64)
         self.matrix = np.ascontiguousarray(matrix, dtype=np.float32).reshape(len(self.ids), DIM)
 
@@ -80,6 +83,7 @@ class VectorIndex:
 
     def replace(self, add_ids: Sequence[int], add_vectors: np.ndarray, remove_ids: Sequence[int] = ()) -> None:
         """Drop `remove_ids` and any of `add_ids` already present, then append."""
+        self._order = None
         drop = np.concatenate([np.asarray(remove_ids, dtype=np.int64), np.asarray(add_ids, dtype=np.int64)])
         if len(drop) and len(self.ids):
             keep = ~np.isin(self.ids, drop)
@@ -87,6 +91,22 @@ class VectorIndex:
         if len(add_ids):
             self.ids = np.concatenate([self.ids, np.asarray(add_ids, dtype=np.int64)])
             self.matrix = np.ascontiguousarray(np.vstack([self.matrix, add_vectors.astype(np.float32)]))
+
+    def scores_of(self, query: np.ndarray, ids: Sequence[int]) -> np.ndarray:
+        """Cosine of `query` with each of `ids` (NaN for ids not in the index)."""
+        out = np.full(len(ids), np.nan, dtype=np.float32)
+        if not len(ids) or not len(self.ids):
+            return out
+        wanted = np.asarray(ids, dtype=np.int64)
+        if self._order is None or len(self._order) != len(self.ids):
+            self._order = np.argsort(self.ids, kind="stable")  # once per change, not per query
+        order = self._order
+        at = np.searchsorted(self.ids, wanted, sorter=order)
+        at = np.minimum(at, len(order) - 1)
+        rows = order[at]
+        found = self.ids[rows] == wanted
+        out[found] = self.matrix[rows[found]] @ np.asarray(query, dtype=np.float32)
+        return out
 
     def __len__(self) -> int:
         return len(self.ids)

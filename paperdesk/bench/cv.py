@@ -1,0 +1,208 @@
+"""K-fold cross-validation of fusion settings for `bench retrieval`.
+
+Every candidate setting is scored on every query once (a configs x queries
+matrix of nDCG@10); choosing on four folds and scoring on the fifth is then
+a lookup. The fusion here is a vectorised copy of `core/search/fusion.py`
+(same formulas, same tie order), checked against it by the unit tests.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from paperdesk.core.search.fusion import keyword_confidence
+
+DEPTHS = (20, 50, 100, 200)
+ALPHAS = tuple(round(float(a), 2) for a in np.arange(0.1, 0.95, 0.1))
+GAMMAS = (0.0, 0.05, 0.1, 0.2)
+RRF_KS = (5, 10, 20, 40, 60, 100)
+KEYWORD_VARIANTS = {  # name: (title boost, PRF docs, PRF weight)
+    "plain": (1.0, 0, 0.0),
+    "title x2": (2.0, 0, 0.0),
+    "prf 3x0.3": (1.0, 3, 0.3),
+    "prf 3x0.6": (1.0, 3, 0.6),
+    "prf 5x0.3": (1.0, 5, 0.3),
+}
+CENTRE = 3.0  # typical keyword_confidence on SciFact dev is 2-4; alpha and gamma absorb the rest
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One point of the grid: a keyword variant, the candidate depth and a fusion."""
+
+    keyword: str  # name of a keyword variant (title boost, PRF)
+    depth: int
+    fusion: str  # "rrf", "minmax" or "zscore" (the latter two are convex)
+    alpha: float = 0.0
+    gamma: float = 0.0
+    rrf_k: int = 0
+    fill: bool = False  # convex only: exact cosines for keyword candidates the vector list missed
+
+    def label(self) -> str:
+        tail = f"k={self.rrf_k}" if self.fusion == "rrf" else f"alpha={self.alpha} gamma={self.gamma} fill={self.fill}"
+        return f"{self.keyword} depth={self.depth} {self.fusion} {tail}"
+
+
+Run = Sequence[tuple[int, float]]
+
+
+def ndcg10(ranked: Sequence[int], rel: dict[int, int]) -> float:
+    dcg = sum(rel.get(d, 0) / math.log2(i + 2) for i, d in enumerate(ranked[:10]))
+    ideal = sorted((g for g in rel.values() if g > 0), reverse=True)[:10]
+    idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+    return dcg / idcg if idcg else 0.0
+
+
+def _scaled(run: Run, items: np.ndarray, norm: str, extra: dict[int, float] | None = None) -> np.ndarray:
+    """The run's scaled scores on `items`; missing items get the floor, or `extra` raw scores scaled alike."""
+    scores = np.array([s for _, s in run], dtype=np.float64)
+    if not len(scores):
+        return np.zeros(len(items))
+    if norm == "minmax":
+        shift, span = scores.min(), scores.max() - scores.min()
+        scale = (lambda x: (x - shift) / span) if span > 0 else (lambda x: np.ones_like(x))
+    else:
+        mean, std = scores.mean(), scores.std()
+        scale = (lambda x: (x - mean) / std) if std > 0 else (lambda x: np.zeros_like(x))
+    scaled = scale(scores)
+    out = np.full(len(items), scaled.min())
+    pos = {item: n for n, item in enumerate(items)}
+    if extra:
+        present = [(pos[i], v) for i, v in extra.items() if i in pos]
+        if present:
+            rows, raw = zip(*present)
+            out[list(rows)] = scale(np.array(raw, dtype=np.float64))
+    for (item, _), value in zip(run, scaled):
+        out[pos[item]] = value
+    return out
+
+
+def _top10(items: np.ndarray, fused: np.ndarray) -> list[int]:
+    order = np.lexsort((items, -fused))  # score descending, then id ascending, as fusion.py sorts
+    return [int(items[i]) for i in order[:10]]
+
+
+def score_grid(keyword_runs: dict[str, dict[str, Run]], vector_runs: dict[str, Run],
+               rels: dict[str, dict[int, int]], qids: Sequence[str],
+               vector_fill: dict[str, dict[int, float]]) -> tuple[list[Setting], np.ndarray]:
+    """All settings and their nDCG@10 per query (settings x queries)."""
+    settings: list[Setting] = []
+    rows: list[list[float]] = []
+    for variant, runs in keyword_runs.items():
+        for depth in DEPTHS:
+            cols: dict[Setting, list[float]] = {}
+            for qid in qids:
+                kw, vec = list(runs[qid][:depth]), list(vector_runs[qid][:depth])
+                items = np.array(sorted({i for i, _ in kw} | {i for i, _ in vec}), dtype=np.int64)
+                rel = rels[qid]
+                for k in RRF_KS:
+                    fused = np.zeros(len(items))
+                    pos = {item: n for n, item in enumerate(items)}
+                    for run in (kw, vec):
+                        for rank, (item, _) in enumerate(run, start=1):
+                            fused[pos[item]] += 1.0 / (k + rank)
+                    cols.setdefault(Setting(variant, depth, "rrf", rrf_k=k), []).append(ndcg10(_top10(items, fused), rel))
+                confidence = keyword_confidence(kw)
+                for norm in ("minmax", "zscore"):
+                    k_scaled = _scaled(kw, items, norm)
+                    for fill in (False, True):
+                        v_scaled = _scaled(vec, items, norm, vector_fill[qid] if fill else None)
+                        for alpha in ALPHAS:
+                            for gamma in GAMMAS:
+                                a = min(1.0, max(0.0, alpha - gamma * (confidence - CENTRE))) if gamma else alpha
+                                fused = a * v_scaled + (1.0 - a) * k_scaled
+                                cols.setdefault(Setting(variant, depth, norm, alpha, gamma, fill=fill), []).append(
+                                    ndcg10(_top10(items, fused), rel))
+            for setting, values in cols.items():
+                settings.append(setting)
+                rows.append(values)
+    return settings, np.array(rows)
+
+
+def collect_runs(keyword, vectors, queries: dict[str, str], qvecs: np.ndarray, depth: int = max(DEPTHS)
+                 ) -> tuple[dict[str, dict[str, Run]], dict[str, Run], dict[str, dict[int, float]]]:
+    """Keyword runs per variant and the vector run, `depth` deep, through paperdesk's own indexes,
+    and the exact cosine of every keyword candidate (for the `fill` settings)."""
+    qids = list(queries)
+    keyword_runs: dict[str, dict[str, list[tuple[int, float]]]] = {}
+    saved = (keyword.title_boost, keyword.prf_docs, keyword.prf_weight)
+    try:
+        for name, (title, docs, weight) in KEYWORD_VARIANTS.items():
+            keyword.configure(title, docs, weight)
+            keyword_runs[name] = {q: keyword.search(queries[q], depth) for q in qids}
+    finally:
+        keyword.configure(*saved)
+    vector_runs = {q: vectors.search(qvecs[n], depth) for n, q in enumerate(qids)}
+    vector_fill = {}
+    for n, q in enumerate(qids):
+        wanted = sorted({i for runs in keyword_runs.values() for i, _ in runs[q]})
+        vector_fill[q] = dict(zip(wanted, vectors.scores_of(qvecs[n], wanted).tolist()))
+    return keyword_runs, vector_runs, vector_fill
+
+
+def make_folds(count: int, k: int = 5, seed: int = 0) -> list[np.ndarray]:
+    """k disjoint, shuffled index sets covering range(count)."""
+    order = np.random.default_rng(seed).permutation(count)
+    return [np.sort(part) for part in np.array_split(order, k)]
+
+
+def cross_validate(scores: np.ndarray, folds: Sequence[np.ndarray], allowed: np.ndarray | None = None
+                   ) -> tuple[list[float], list[int]]:
+    """Per fold: the held-out mean of the row that is best on the other folds; and those rows."""
+    rows = np.flatnonzero(allowed) if allowed is not None else np.arange(len(scores))
+    held, chosen = [], []
+    for fold in folds:
+        train = np.setdiff1d(np.arange(scores.shape[1]), fold)
+        means = scores[rows][:, train].mean(axis=1)
+        best = int(rows[int(np.argmax(means))])  # first best: the grid order breaks ties
+        chosen.append(best)
+        held.append(float(scores[best, fold].mean()))
+    return held, chosen
+
+
+def report(settings: list[Setting], scores: np.ndarray, keyword_only: dict[str, np.ndarray],
+           vector_only: np.ndarray, k: int = 5, seed: int = 0) -> dict[str, Any]:
+    """The `cv` section: per-fold and mean held-out nDCG@10, the winner, and what each family scores."""
+    folds = make_folds(scores.shape[1], k, seed)
+    kw_names = list(keyword_only)
+    kw_matrix = np.array([keyword_only[n] for n in kw_names])
+    kw_held, kw_chosen = cross_validate(kw_matrix, folds)
+    hy_held, hy_chosen = cross_validate(scores, folds)
+    vec_held = [float(vector_only[f].mean()) for f in folds]
+    winner = int(np.argmax(scores.mean(axis=1)))  # the default: best on all dev queries, once CV says it holds
+    families: dict[str, np.ndarray] = {
+        "rrf": np.array([s.fusion == "rrf" for s in settings]),
+        "convex min-max": np.array([s.fusion == "minmax" for s in settings]),
+        "convex z-score": np.array([s.fusion == "zscore" for s in settings]),
+        "no query-dependent alpha": np.array([s.gamma == 0 for s in settings]),
+        "query-dependent alpha": np.array([s.gamma > 0 for s in settings]),
+        "convex, missing vector scores at the floor": np.array([s.fusion != "rrf" and not s.fill for s in settings]),
+        "convex, missing vector scores filled exactly": np.array([s.fill for s in settings]),
+    }
+    for depth in DEPTHS:
+        families[f"depth {depth}"] = np.array([s.depth == depth for s in settings])
+    for name in kw_names:
+        families[f"keyword {name}"] = np.array([s.keyword == name for s in settings])
+    family_scores = {}
+    for name, mask in families.items():
+        if mask.any():
+            held, _ = cross_validate(scores, folds, mask)
+            family_scores[name] = round(float(np.mean(held)), 4)
+    return {
+        "folds": k,
+        "seed": seed,
+        "queries_per_fold": [len(f) for f in folds],
+        "keyword": {"per_fold": [round(x, 4) for x in kw_held], "mean": round(float(np.mean(kw_held)), 4),
+                    "chosen": [kw_names[i] for i in kw_chosen]},
+        "vector": {"per_fold": [round(x, 4) for x in vec_held], "mean": round(float(np.mean(vec_held)), 4)},
+        "hybrid": {"per_fold": [round(x, 4) for x in hy_held], "mean": round(float(np.mean(hy_held)), 4),
+                   "chosen": [settings[i].label() for i in hy_chosen]},
+        "hybrid_beats_both_every_fold": all(h > max(a, b) for h, a, b in zip(hy_held, kw_held, vec_held)),
+        "winner": {**asdict(settings[winner]), "dev_ndcg@10": round(float(scores[winner].mean()), 4)},
+        "held_out_by_family": family_scores,
+        "settings_tried": len(settings),
+    }

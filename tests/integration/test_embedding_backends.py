@@ -1,0 +1,87 @@
+"""ONNX int8 and torch embeddings agree, and a library re-embeds when the backend changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paperdesk.core import reindex
+from paperdesk.core.library import Library
+from paperdesk.core.search import onnx_export
+from paperdesk.core.search.embedder import Embedder
+
+pytestmark = pytest.mark.slow
+
+TEXTS = [
+    "Hybrid retrieval fuses BM25 scores with dense vector similarity.",
+    "We measured the faithfulness of long-form summaries with human annotators.",
+    "ID elements are short interspersed elements found in high copy number in many rodent genomes.",
+    "Gene expression in mouse liver after methadone treatment.",
+    "Transformer models are quantized to int8 with dynamic per-channel weights " * 20,  # past the 256-token cut
+]
+
+
+@pytest.fixture(scope="module")
+def torch_embedder() -> Embedder:
+    return Embedder(backend="torch")
+
+
+def test_onnx_and_torch_embeddings_agree(embedder: Embedder, torch_embedder: Embedder):
+    assert embedder.expected_backend() == "onnx-int8"
+    onnx_vecs = embedder.encode(TEXTS)
+    assert embedder.backend == "onnx-int8", embedder.notice
+    torch_vecs = torch_embedder.encode(TEXTS)
+    assert np.allclose(np.linalg.norm(onnx_vecs, axis=1), 1.0, atol=1e-4)
+    cosines = (onnx_vecs * torch_vecs).sum(axis=1)
+    # int8 weights cost a little: ~0.994 mean on SciFact abstracts; very short strings ("x") dip to ~0.98.
+    assert cosines.mean() > 0.99 and cosines.min() > 0.98, cosines
+    assert embedder.tag.startswith("onnx-int8:") and torch_embedder.tag.startswith("torch:")
+    assert embedder.tag.split(":", 1)[1] == torch_embedder.tag.split(":", 1)[1]  # same model, other backend
+
+
+def test_failed_export_falls_back_to_torch_once_with_a_notice(tmp_path: Path, monkeypatch, capsys):
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("exporter exploded")
+
+    monkeypatch.setattr(onnx_export, "export_int8", broken)
+    first = Embedder(cache_dir=tmp_path)
+    monkeypatch.setattr("paperdesk.core.search.embedder._ONNX", {})  # no model loaded by other tests
+    vec = first.encode(["hello"])
+    assert first.backend == "torch" and vec.shape == (1, 384)
+    assert "exporter exploded" in (first.notice or "")
+    assert capsys.readouterr().err.count("\n") == 1  # one line
+    later = Embedder(cache_dir=tmp_path)  # a later run goes straight to torch, no retry, no re-embedding loop
+    assert later.expected_backend() == "torch" and later.tag == first.tag
+
+
+def test_switching_backend_reindexes_the_library(settings, embedder: Embedder, torch_embedder: Embedder,
+                                                  citesee_pdf: Path):
+    lib = Library(settings, embedder=torch_embedder)
+    lib.add_pdf(citesee_pdf)
+    assert lib.store.get_meta(reindex.EMBEDDING_KEY) == torch_embedder.tag
+    before = lib.vectors.matrix.copy()
+    query = "citation context for reading papers"
+    lib.close()
+
+    seen = []
+    lib = Library(settings, embedder=embedder, progress=seen.append)
+    try:
+        assert lib.store.get_meta(reindex.EMBEDDING_KEY) == embedder.tag
+        assert seen and seen[-1].stage == "reindex" and seen[-1].done == seen[-1].total == len(before)
+        after = lib.vectors.matrix
+        assert after.shape == before.shape and not np.array_equal(after, before)
+        agree = (after * before).sum(axis=1)
+        assert agree.mean() > 0.99 and agree.min() > 0.97, agree  # same model, other backend
+        stored = dict(lib.store.embeddings_of(None))
+        first = int(lib.vectors.ids[0])
+        assert np.allclose(np.frombuffer(stored[first], dtype=np.float32), after[0])
+        assert lib.search(query, k=3)
+    finally:
+        lib.close()
+
+    seen.clear()
+    lib = Library(settings, embedder=embedder, progress=seen.append)  # same backend again: nothing to redo
+    lib.close()
+    assert seen == []
