@@ -19,7 +19,8 @@ FUNCTIONS = ("clarification", "problem-solving", "elaboration", "new topic intro
 _CRITIQUE = re.compile(r"\b(limitation|weakness|drawback|fail|flaw|bias|threat|shortcoming|criticis|assum|"
                        r"trade-?off|downside|not work|concern)", re.I)
 _CLARIFY = re.compile(r"\b(what (?:does|do|is|are) .{0,60}\bmean|mean by|define|definition|what is meant|"
-                      r"what exactly|stand for|refer to)\b", re.I)
+                      r"what exactly|stand for|refer to)\b|^\s*what (?:is|are) (?:an? |the )?[\w\s\"'-]{1,40}\?\s*$",
+                      re.I)
 _SOLVE = re.compile(r"^\s*how (?:do|does|did|can|could|would|is|are)\b|\b(solve|address|tackle|overcome|"
                     r"implement|compute|approach the problem)\b", re.I)
 _ELABORATE = re.compile(r"\b(more about|say more|elaborate|expand on|in more detail|go deeper|further)\b", re.I)

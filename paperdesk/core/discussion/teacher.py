@@ -164,10 +164,11 @@ class Teacher:
         if not fallback and cited_share(text) < self.min_share:
             # the model's sentences are not close to any passage: add the paper's own closest sentence, cited
             own = [i for i, src in enumerate(sources) if src.kind == "paper"]
-            quote = extract(self.library.embedder.encode_query(question), [passages[i] for i in own], encode, limit=1)
-            if quote:
-                m = SOURCE_REF.search(quote)
-                n = own[int(m.group(1)) - 1] + 1 if m else own[0] + 1
+            quote = extract(self.library.embedder.encode_query(question), [passages[i] for i in own], encode,
+                            limit=1) if own else ""
+            marks = list(SOURCE_REF.finditer(quote))  # the last [n] is extract's; earlier ones are the paper's own
+            if marks and 1 <= int(marks[-1].group(1)) <= len(own):
+                n = own[int(marks[-1].group(1)) - 1] + 1
                 used = sorted({*used, n})
                 text = f"{text} {QUOTE_LEAD} {SOURCE_REF.sub('', quote).rstrip()}"
                 text = re.sub(r"([.!?]?)$", lambda e: f" {sources[n - 1].label(paper_id)}{e.group(1) or '.'}", text, 1)
