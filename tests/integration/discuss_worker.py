@@ -1,7 +1,7 @@
 """A discussion run for the kill -9 test: FakeLLM (not a model: slow fixed tokens), real SQLite and embedder.
 
 Usage: python discuss_worker.py PAPER_ID TURNS EVERY  (PAPERDESK_HOME names the library)
-Prints "stored N" after each turn is stored.
+Prints "started ID" first, then "stored N" after each turn is stored.
 """
 
 import sys
@@ -23,6 +23,8 @@ def main() -> None:
     discussion = Discussion(library, FakeLLM(delay=0.02), MemoryGraph.for_library(library))
 
     def on_event(event) -> None:
+        if event.kind == "start":
+            print(f"started {event.discussion_id}", flush=True)
         if event.kind == "turn":
             print(f"stored {event.turn}", flush=True)
 
