@@ -266,7 +266,9 @@ class MemoryGraph:
         self._refresh_cache()
         if not len(self._ids):
             return []
-        sims = self._matrix @ self.embedder.encode_query(query).astype(np.float32)
+        # einsum, not `@`: a BLAS matrix-vector product spins threads that, on a busy 2-core machine, took
+        # 30 ms instead of 1 ms for 10,000 x 384 (measured by `bench memory`)
+        sims = np.einsum("ij,j->i", self._matrix, self.embedder.encode_query(query).astype(np.float32))
         top = min(CANDIDATES, len(sims))
         best = np.argpartition(-sims, top - 1)[:top]
         best = best[np.argsort(-sims[best])]
