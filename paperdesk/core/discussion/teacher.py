@@ -33,7 +33,7 @@ from paperdesk.core.prompts import render, template as template_text
 
 OTHER_PAPER_MIN = 0.45  # cosine for another library paper's passage to be worth citing
 WEAK_PAPER = 0.5  # below this best in-paper cosine, arXiv abstracts are consulted (when online)
-_ANY_CITE = re.compile(r"\[(?:p{1,2}\.\s*\d|[^\]]+, p\. \d|arXiv:)")
+ANY_CITE = re.compile(r"\[(?:p{1,2}\.\s*\d|[^\]]+, p\. \d|arXiv:)")
 QUOTE_LEAD = "In the paper's words:"
 
 
@@ -79,13 +79,14 @@ class TeacherAnswer:
 
     @property
     def sections(self) -> list[str]:
-        own = [c["section"] for c in self.citations if c["kind"] == "paper"] or \
+        own = [c["section"] for c in self.citations if c["paper_id"] == self.own_paper] or \
               [s.section for s in self.sources if s.kind == "paper"][:1]
         return list(dict.fromkeys(s for s in own if s))
 
     @property
     def pages(self) -> list[int]:
-        return sorted({c["page"] for c in self.citations if c["kind"] == "paper" and c["page"]})
+        """Pages of the discussed paper the answer cites (its passages, or memory facts from its pages)."""
+        return sorted({c["page"] for c in self.citations if c["paper_id"] == self.own_paper and c["page"]})
 
     @property
     def literature(self) -> list[str]:
@@ -96,7 +97,7 @@ class TeacherAnswer:
 
 def cited_share(text: str) -> float:
     parts = sentences(text)
-    return sum(1 for s in parts if _ANY_CITE.search(s)) / len(parts) if parts else 0.0
+    return sum(1 for s in parts if ANY_CITE.search(s)) / len(parts) if parts else 0.0
 
 
 class Teacher:
@@ -115,6 +116,7 @@ class Teacher:
         self.diversify = bool(state.get("diversify", False))
         self.min_share = float(state.get("min_share", 0.01))  # below this cited share a quote is appended
         self.used_chunks: list[int] = list(state.get("used_chunks", []))
+        self._query: tuple[str, np.ndarray] | None = None  # the turn's question, encoded once for our own use
 
     def state(self) -> dict[str, Any]:
         return {"k": self.k, "diversify": self.diversify, "min_share": self.min_share,
@@ -151,7 +153,7 @@ class Teacher:
         matrix = np.stack([self._vector(s) for s in sources])
         fallback = not usable(generated)
         if fallback:
-            quoted = extract(self.library.embedder.encode_query(question), passages, encode)
+            quoted = extract(self._vector_of(question), passages, encode)
             numbered = f"{FALLBACK_NOTE} {quoted}" if quoted else "The paper has no passage on this question."
         else:
             numbered = ground((f"{lead} {generated.lstrip()}" if lead else generated).strip(), matrix, encode,
@@ -164,7 +166,7 @@ class Teacher:
         if not fallback and cited_share(text) < self.min_share:
             # the model's sentences are not close to any passage: add the paper's own closest sentence, cited
             own = [i for i, src in enumerate(sources) if src.kind == "paper"]
-            quote = extract(self.library.embedder.encode_query(question), [passages[i] for i in own], encode,
+            quote = extract(self._vector_of(question), [passages[i] for i in own], encode,
                             limit=1) if own else ""
             marks = list(SOURCE_REF.finditer(quote))  # the last [n] is extract's; earlier ones are the paper's own
             if marks and 1 <= int(marks[-1].group(1)) <= len(own):
@@ -202,7 +204,7 @@ class Teacher:
 
     def _best_in_section(self, question: str, chunk_ids: list[int]) -> int:
         vectors = self.library.store.embeddings_by_ids(chunk_ids)
-        q = self.library.embedder.encode_query(question)
+        q = self._vector_of(question)
         return max(chunk_ids, key=lambda i: float(vectors[i] @ q) if i in vectors else -1.0)
 
     def _other_paper(self, question: str) -> list[Source]:
@@ -230,6 +232,12 @@ class Teacher:
             self.arxiv = None  # offline or unreachable: stop asking for the rest of the discussion
             return []
         return [Source("arxiv", p.abstract, p.short_id, p.title) for p in found[:1] if p.abstract]
+
+    def _vector_of(self, question: str) -> np.ndarray:
+        cached = self._query
+        if cached is None or cached[0] != question:
+            self._query = cached = (question, self.library.embedder.encode_query(question))
+        return cached[1]
 
     def _vector(self, source: Source) -> np.ndarray:
         if source.vector is None:
