@@ -148,3 +148,22 @@ def test_bad_arguments_are_clear_errors(library, paper):
         _discussion(library).run("2401.99999")
     with pytest.raises(UnknownDiscussionError, match="no discussion 99"):
         _discussion(library).resume(99)
+
+
+def test_teacher_reads_arxiv_abstracts_when_online_and_stops_when_unreachable(library, paper, arxiv):
+    from paperdesk.core.discussion.outline import build_outline
+    from paperdesk.core.discussion.student import Topic
+    from paperdesk.core.discussion.teacher import Teacher
+    from paperdesk.core.sources.arxiv import ArxivClient
+
+    outline = build_outline(library.store, paper.id, paper.title)
+    client = ArxivClient(arxiv.api_url, delay_seconds=0, num_retries=0, timeout=5)
+    teacher = Teacher(library, FakeLLM(), outline, arxiv=client)
+    question = "How are civil rights lawsuits summarized at multiple granularities?"
+    sources = teacher.gather(question, Topic("term", "lawsuits"))
+    assert sources[0].kind == "paper"  # the paper's own passages always come first
+    (abstract,) = [s for s in sources if s.kind == "arxiv"]
+    assert abstract.paper_id.startswith("2206.10883") and abstract.label(paper.id).startswith("[arXiv:2206.10883")
+    arxiv.fail_api(times=5, status=503)
+    assert [s.kind for s in teacher.gather(question, Topic("term", "lawsuits"))].count("arxiv") == 0
+    assert teacher.arxiv is None  # unreachable: not asked again during this discussion

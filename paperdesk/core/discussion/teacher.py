@@ -26,7 +26,7 @@ from paperdesk.core.agents.summarizer import drop_repeats, make_request
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.outline import Outline
 from paperdesk.core.discussion.student import Topic
-from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.errors import CancelledError, PaperdeskError
 from paperdesk.core.library import Library
 from paperdesk.core.llm.backend import Backend, generate
 from paperdesk.core.prompts import render, template as template_text
@@ -228,6 +228,8 @@ class Teacher:
     def _arxiv(self, question: str, cancel: CancelToken | None) -> list[Source]:
         try:
             found = self.arxiv.find(question, max_results=2, cancel=cancel)
+        except CancelledError:
+            raise
         except PaperdeskError:
             self.arxiv = None  # offline or unreachable: stop asking for the rest of the discussion
             return []
