@@ -11,3 +11,5 @@ $PD bench llm
 $PD bench summarize tests/fixtures/papers/2302.07302v1.pdf
 $PD bench startup
 $PD bench route
+$PD bench memory
+$PD bench discuss tests/fixtures/papers/2302.07302v1.pdf

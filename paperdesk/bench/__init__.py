@@ -18,6 +18,10 @@ def run_bench(args: argparse.Namespace, settings: Settings) -> int:
         from paperdesk.bench.startup import run
     elif args.bench == "route":
         from paperdesk.bench.route import run
+    elif args.bench == "memory":
+        from paperdesk.bench.memory_search import run
+    elif args.bench == "discuss":
+        from paperdesk.bench.discuss_speed import run
     elif args.bench == "search":
         from paperdesk.bench.search_latency import run
     else:

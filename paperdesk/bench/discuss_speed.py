@@ -1,0 +1,88 @@
+"""`paperdesk bench discuss`: one full discussion (N=10, K=3) of a 15-page fixture paper, default models.
+
+In a fresh temporary library: ingest the paper (timed apart), load the model
+(timed apart), then run the discussion with the memory graph and no network.
+Prints the time per role (student: choosing and phrasing questions; teacher:
+retrieval, generation, grounding; observer: insights and the summary; memory:
+graph writes), the total (goal: at most 4 minutes on 2 cores), the share of
+the teacher's sentences that carry a checked citation, and the machine's load
+average before and after, so a reader can tell whether other work inflated it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+from paperdesk.bench.common import emit, note, timed
+from paperdesk.config import Settings
+from paperdesk.core.discussion import Discussion, Event
+from paperdesk.core.discussion.teacher import ANY_CITE, sentences
+from paperdesk.core.library import Library
+from paperdesk.core.memory import MemoryGraph
+
+DEFAULT_PAPER = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "papers" / "2302.07302v1.pdf"
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    paper_file = args.file or DEFAULT_PAPER
+    if not paper_file.is_file():
+        from paperdesk.core.errors import PdfError
+
+        raise PdfError(f"no such file: {paper_file}; pass a PDF to discuss")
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="paperdesk-bench-") as tmp:
+        settings = settings.with_overrides(home=tmp, offline=True)
+        library = Library(settings)
+        ingest_s, added = timed(lambda: library.add_pdf(paper_file))
+        from paperdesk.core.llm.factory import make_backend
+
+        backend = make_backend(settings)
+        load_s, _ = timed(lambda: getattr(backend, "llama", lambda: None)())
+        memory = MemoryGraph.for_library(library)
+        discussion = Discussion(library, backend, memory)
+
+        def progress(event: Event) -> None:
+            if event.kind == "turn":
+                note(f"turn {event.turn}/{event.total} stored")
+
+        result = discussion.run(added.paper.id, args.turns, args.every, on_event=progress)
+        entities = memory.count()
+        memory.close()
+        discussion.close()
+        library.close()
+    load_after = os.getloadavg()
+    parts = [s for t in result.turns for s in sentences(t.answer)]
+    cited = sum(1 for s in parts if ANY_CITE.search(s))
+    t = result.timings
+    report = {
+        "paper": paper_file.name, "pages": added.paper.page_count, "turns": args.turns, "every": args.every,
+        "cores": os.cpu_count(), "status": result.status,
+        "ingest_s": round(ingest_s, 1), "model_load_s": round(load_s, 1),
+        **{k: round(v, 1) for k, v in t.items()},
+        "per_turn_s": round(t["total_s"] / max(1, len(result.turns)), 1),
+        "teacher_sentences": len(parts), "teacher_sentences_cited": cited,
+        "cited_share": round(cited / len(parts), 3) if parts else 0.0,
+        "questions_phrased_by_model": sum(1 for x in result.turns if x.phrased),
+        "memory_entities": entities,
+        "load_average_before": [round(x, 1) for x in load_before],
+        "load_average_after": [round(x, 1) for x in load_after],
+    }
+    lines = [
+        f"{report['paper']} ({report['pages']} pages), N={args.turns}, K={args.every}, {report['cores']} cores: "
+        f"{result.status}",
+        f"ingest {report['ingest_s']} s and model load {report['model_load_s']} s (not in the total)",
+        f"student  {report['student_s']:7.1f} s   ({report['questions_phrased_by_model']}/{len(result.turns)} "
+        "questions phrased by the model, the rest from templates)",
+        f"teacher  {report['teacher_s']:7.1f} s",
+        f"observer {report['observer_s']:7.1f} s",
+        f"memory   {report['memory_s']:7.1f} s   ({entities} entities after the run)",
+        f"total    {report['total_s']:7.1f} s   ({report['per_turn_s']} s per turn; goal: <= 240 s on 2 cores)",
+        f"teacher sentences with a checked citation: {cited}/{len(parts)} ({report['cited_share']:.0%})",
+        f"load average before {report['load_average_before']}, after {report['load_average_after']} "
+        f"(above {report['cores']} means other work shared these cores and inflated the times)",
+    ]
+    emit(report, args.json, lines)
+    return 0

@@ -1,0 +1,162 @@
+"""The student: a question queue seeded from the paper's structure, phrased by the model.
+
+Code chooses what to ask (sections in reading order interleaved with key
+terms, a follow-up on a key term the last answer raised, the section an
+observer insight names); the model only phrases the question, and a template
+question is used when its phrasing is not a usable question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+from paperdesk.core.agents.attribution import drop_copied
+from paperdesk.core.agents.summarizer import make_request
+from paperdesk.core.cancel import CancelToken
+from paperdesk.core.discussion.outline import Outline, mentions
+from paperdesk.core.llm.backend import Backend, generate
+from paperdesk.core.prompts import render, template as template_text
+
+
+@dataclass
+class Topic:
+    kind: str  # overview, section, method, critique, term, follow-up
+    target: str  # section heading or term
+    section: str = ""  # the section heading the topic belongs to ("" for terms)
+    origin: str = "plan"  # plan, follow-up, insight
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+TEMPLATES = {
+    "overview": "What problem does the paper address, and what does it propose?",
+    "section": 'What does the section "{title}" explain?',
+    "method": 'How does the approach in "{title}" work?',
+    "critique": 'What limitations does the paper discuss in "{title}"?',
+    "term": 'What does "{target}" mean in this paper?',
+    "follow-up": 'Can you say more about "{target}"?',
+}
+TOPIC_LINES = {
+    "overview": "the paper as a whole",
+    "section": 'the section "{title}"',
+    "method": 'how the approach in "{title}" works',
+    "critique": 'the limitations in "{title}"',
+    "term": 'the term "{target}"',
+    "follow-up": 'more detail about "{target}"',
+}
+
+
+def seed_topics(outline: Outline) -> list[Topic]:
+    """Overview first, then sections in reading order interleaved with key terms (a term after each section)."""
+    topics = [Topic("overview", outline.title)]
+    terms = [Topic("term", t.text) for t in outline.terms]
+    for n, section in enumerate(outline.sections):
+        topics.append(Topic(section.kind, section.heading, section.heading))
+        if n < len(terms):
+            topics.append(terms[n])
+    topics.extend(terms[len(outline.sections):])
+    return topics
+
+
+class Student:
+    """Asks one question per turn; state is plain JSON so a resumed discussion asks the same way."""
+
+    def __init__(self, outline: Outline, backend: Backend, question_tokens: int = 28,
+                 state: dict[str, Any] | None = None) -> None:
+        self.outline = outline
+        self.backend = backend
+        self.question_tokens = question_tokens
+        state = state or {}
+        self.queue = [Topic(**t) for t in state.get("queue", [])] or seed_topics(outline)
+        self.asked = list(state.get("asked", []))  # targets already asked about
+        self.last_origin = state.get("last_origin", "plan")
+        self.questions = list(state.get("questions", []))  # lower-cased questions already asked
+
+    def state(self) -> dict[str, Any]:
+        return {"queue": [t.to_json() for t in self.queue], "asked": self.asked, "last_origin": self.last_origin,
+                "questions": self.questions}
+
+    def skip_known(self, earlier_questions: set[str]) -> None:
+        """Move topics whose template question an earlier discussion already asked to the back (memory read)."""
+        known = [t for t in self.queue if self._template(t).lower() in earlier_questions]
+        if known and len(known) < len(self.queue):
+            self.queue = [t for t in self.queue if t not in known] + known
+
+    def next_topic(self) -> Topic:
+        while self.queue:
+            topic = self.queue.pop(0)
+            if topic.target not in self.asked or topic.kind == "follow-up":
+                return topic
+        # every seeded topic is used: go round the sections again as critique
+        return Topic("critique", self.outline.sections[len(self.asked) % len(self.outline.sections)].heading) \
+            if self.outline.sections else Topic("overview", self.outline.title)
+
+    def ask(self, topic: Topic, on_token: Callable[[str], None] | None = None,
+            cancel: CancelToken | None = None) -> tuple[str, bool]:
+        """The question for `topic` and whether the model phrased it (False: the template question)."""
+        fallback = self._template(topic)
+        question = None
+        if topic.kind != "overview":  # the opening question is always the same; asking the model adds nothing
+            values = self._values(topic)
+            prompt = render("discuss_student", title=self.outline.title, topic=TOPIC_LINES[topic.kind].format(**values))
+            result = generate(self.backend, make_request(self.backend, prompt.rstrip(), max_tokens=self.question_tokens,
+                                                         stop=["\n", "Topic:", "Paper:"], temperature=0.3, seed=7,
+                                                         repeat_penalty=1.15), cancel=cancel)
+            question = None if result.cancelled else self._clean(result.text, topic)
+            if question is not None and question.lower() in self.questions:
+                question = None  # the model asked an earlier question again: the topic's own question instead
+        text = question or fallback
+        self.questions.append(text.lower())
+        if on_token is not None:
+            on_token(text)
+        return text, question is not None
+
+    def heard(self, topic: Topic, answer: str) -> None:
+        """After the answer: mark the topic asked, queue one follow-up on a key term the answer raised."""
+        self.asked.append(topic.target)
+        self.last_origin = topic.origin
+        if topic.origin == "follow-up":
+            return  # never two follow-ups in a row: coverage of the paper comes first
+        for term in self.outline.terms:
+            if term.text not in self.asked and term.text != topic.target and mentions(answer, term.text):
+                self.queue = [t for t in self.queue if t.target != term.text]
+                self.queue.insert(0, Topic("follow-up", term.text, topic.section, "follow-up"))
+                return
+
+    def take_insight(self, insight: dict[str, Any]) -> None:
+        """An observer insight names a section or term: ask about it next."""
+        target = insight.get("target")
+        if not target:
+            return
+        section = self.outline.section_of(target)
+        kind = section.kind if section else "term"
+        self.queue = [t for t in self.queue if t.target != target]
+        self.queue.insert(0, Topic(kind, target, target if section else "", "insight"))
+
+    # -- phrasing -------------------------------------------------------------------------
+
+    def _values(self, topic: Topic) -> dict[str, str]:
+        section = self.outline.section_of(topic.section or topic.target)
+        return {"title": section.title if section else topic.target, "target": topic.target}
+
+    def _template(self, topic: Topic) -> str:
+        return TEMPLATES[topic.kind].format(**self._values(topic))
+
+    def _clean(self, text: str, topic: Topic) -> str | None:
+        """The model's question when it is one: a single sentence ending in '?', on the topic, not copied."""
+        text = " ".join(text.split()).strip(" \"'")
+        if "?" not in text:
+            return None
+        text = text[: text.index("?") + 1]
+        words = text.split()
+        if not 4 <= len(words) <= 30 or not re.match(r"^[A-Z]", text):
+            return None
+        if not drop_copied(text, template_text("discuss_student")):
+            return None
+        key = {w for w in re.findall(r"[a-z]{4,}", self._values(topic)["title"].lower() + " " + topic.target.lower())}
+        if topic.kind != "overview" and key and not key & set(re.findall(r"[a-z]{4,}", text.lower())):
+            return None
+        return text

@@ -1,0 +1,58 @@
+"""A connection of its own to the library's SQLite file, for one owner of tables.
+
+The memory graph and the discussions keep their tables in the library's file
+(one backup, one place) but migrate them as their own owner through
+`schema.migrate`, and open their own connection so they never depend on the
+catalogue Store's internals. WAL mode lets both connections work side by side.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from paperdesk.core.errors import StoreError
+from paperdesk.core.schema import Migration, migrate
+
+
+class OwnedDb:
+    """One autocommit connection, one lock, and `owner`'s migrations applied on open."""
+
+    def __init__(self, path: Path, owner: str, migrations: Sequence[Migration]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        try:
+            self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10.0)
+            self._conn.row_factory = sqlite3.Row
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            migrate(self._conn, owner, migrations)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"cannot open the {owner} tables in {self.path}: {exc}; move the file aside to start a new library"
+            ) from None
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic write: commit on success, roll back on any exception."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
