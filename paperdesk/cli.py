@@ -71,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in (("undo", "go back one summary revision"), ("redo", "go forward one summary revision")):
         verb(name, text).add_argument("id")
 
+    from paperdesk.cli_research import add_parser as add_research
+
+    add_research(sub)
+
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", parser_class=_Parser, required=True)
     p = bench_sub.add_parser("retrieval", help="nDCG@10 / Recall@100 on a BEIR-layout dataset")
@@ -94,6 +98,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for one start")
     p.add_argument("--home", help="data dir to start on (default: a new empty one)")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("plan", help="research planner: valid-plan rate, share by model, acceptable share, time")
+    p.add_argument("--limit", type=int, default=0, help="only the first N questions of the dev set")
+    p.add_argument("--no-model", action="store_true", help="rules only (the fallback's own figures)")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("research", help="plan, per-step, synthesis, total time of a 3-step plan; cancel latency")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)
@@ -129,8 +139,10 @@ def main(argv: list[str] | None = None) -> int:
             from paperdesk.bench import run_bench
 
             return run_bench(args, settings)
-        if args.verb in ("summarize", "improve", "undo", "redo", "ask"):
-            from paperdesk import cli_summary as verbs
+        if args.verb == "research":
+            from paperdesk import cli_research as verbs
+        elif args.verb in ("summarize", "improve", "undo", "redo", "ask"):
+            from paperdesk import cli_summary as verbs  # type: ignore[no-redef]
         else:
             from paperdesk import cli_verbs as verbs
         handler: Callable[[argparse.Namespace, Settings], int] = getattr(verbs, f"cmd_{args.verb}")
