@@ -104,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-model", action="store_true", help="rules only (the fallback's own figures)")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("research", help="plan, per-step, synthesis, total time of a 3-step plan; cancel latency")
+    p.add_argument("--library", help="data dir of a library holding the 4 fixture papers (default: a new temp one)")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)

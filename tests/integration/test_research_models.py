@@ -1,0 +1,71 @@
+"""Research with the real models: SmolLM2 plans, Gemma writes, the real library retrieves.
+
+Kept short: one planning call, one 2-step run over one paper with small token limits.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from paperdesk.core.cancel import CancelToken
+from paperdesk.core.errors import CancelledError
+from paperdesk.core.research import Backends, Researcher, Tracker
+from paperdesk.core.research.plan import COMPLETED, validate
+from paperdesk.core.research.rules import rule_plan
+
+pytestmark = pytest.mark.slow
+
+
+def test_planner_model_gives_a_valid_plan_that_says_who_made_it(planner_backend):
+    from paperdesk.core.research.planner import Planner
+
+    plan = Planner(planner_backend, "smollm2").plan("How does CiteSee help readers keep track of citations?")
+    validate(plan)
+    assert plan.made_by in ("model:smollm2", "rules")
+    assert plan.steps[-1].tool == "answer"
+    if plan.made_by == "rules":  # the fallback must say why the model's plan was refused
+        assert any("model plan rejected" in n for n in plan.notes)
+
+
+@pytest.fixture
+def researcher(library, citesee_pdf, local_backend, tmp_home):
+    library.add_pdf(citesee_pdf)
+    settings = library.settings.with_overrides(research__step_tokens=32, research__max_tokens=32)
+    tracker = Tracker.for_library(library)
+    yield Researcher(library, Backends(local_backend, None), tracker, settings=settings)
+    tracker.close()
+
+
+def test_a_run_writes_a_cited_report_with_how_it_was_researched(researcher, library):
+    plan = rule_plan("How does CiteSee show citations readers have already seen?")
+    tokens: list[str] = []
+    result = researcher.run(plan, on_event=lambda e: tokens.append(e.text) if e.kind == "token" else None)
+    assert "".join(tokens).strip() == result.report.strip()  # the report streamed as it was written
+    assert "## How this was researched" in result.report and "library_search" in result.report
+    assert [s["status"] for s in result.steps[:2]] == [COMPLETED, COMPLETED]  # a check retry may follow
+    for c in result.citations:  # every [n] maps to a real chunk of the paper, on its page
+        chunk = library.store.chunks_by_ids([c["chunk_id"]])[c["chunk_id"]]
+        assert chunk.paper_id == c["paper_id"] and chunk.page_start == c["page"]
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", result.report.split("## Sources")[0])}
+    assert cited <= {c["n"] for c in result.citations}
+    assert result.to_json()["steps"][0]["tool"] == "library_search"
+
+
+def test_cancel_mid_run_then_resume_finishes_without_redoing_the_search(researcher):
+    plan = rule_plan("How does CiteSee show citations readers have already seen?")
+    cancel = CancelToken()
+
+    def on_event(event):
+        if event.kind == "step_start" and event.step_id == 2:
+            cancel.cancel()  # lands inside the answer step
+
+    with pytest.raises(CancelledError):
+        researcher.run(plan, on_event, cancel)
+    run_id = researcher.tracker.unfinished()[0].id
+    result = researcher.resume(run_id)
+    attempts = {s["id"]: s["attempts"] for s in result.steps}
+    assert attempts[1] == 1 and attempts[2] == 2  # the search was not run again
+    assert result.calls == 1 + 2 * (len(attempts) - 2)  # the answer, plus any check retry (search + answer)
+    assert result.run_id == run_id and "## How this was researched" in result.report
