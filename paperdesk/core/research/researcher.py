@@ -174,6 +174,9 @@ class Researcher:
         emit = on_event or (lambda e: None)
         cancel = cancel or CancelToken()
         executor = self._executor_for(on_event, cancel)
+        warm = getattr(getattr(self.library, "embedder", None), "model", None)
+        if warm is not None:
+            warm()  # load the embedding model before any step's timeout starts counting
         start = time.perf_counter()
         out = Execution()
         try:
