@@ -69,3 +69,28 @@ def test_cancel_mid_run_then_resume_finishes_without_redoing_the_search(research
     assert attempts[1] == 1 and attempts[2] == 2  # the search was not run again
     assert result.calls == 1 + 2 * (len(attempts) - 2)  # the answer, plus any check retry (search + answer)
     assert result.run_id == run_id and "## How this was researched" in result.report
+
+
+def test_tools_return_structured_results(library, citesee_pdf, arxiv):
+    from paperdesk.core.errors import NetworkError
+    from paperdesk.core.research import tools as t
+
+    paper = library.add_pdf(citesee_pdf).paper
+    settings = library.settings.with_overrides(arxiv__api_url=arxiv.api_url, arxiv__delay_seconds=0)
+    ctx = t.ToolContext(library, None, settings)
+    found = t.library_search(ctx, {"query": "citations readers have already seen"}, {})
+    first = found["passages"][0]
+    assert first["paper_id"] == paper.id and {"page", "chunk_id", "text", "score"} <= set(first)
+    own = t.read_paper(ctx, {"paper": paper.id, "query": "user study"}, {})
+    assert own["passages"] and all(p["paper_id"] == paper.id for p in own["passages"])
+    summary = t.paper_summary(ctx, {"paper": paper.id}, {})
+    assert summary["summary"] is None and summary["title"].startswith("CiteSee")
+    names = t.extract_list(ctx, {"source": "found", "kind": "method"}, {"found": found})
+    for item in names["items"]:  # every name comes with the passage it was found in
+        assert item["passage"]["chunk_id"] in {p["chunk_id"] for p in found["passages"]}
+    online = t.arxiv_search(ctx, {"query": "citations", "max": 2}, {})
+    assert online["papers"] and {"arxiv_id", "title", "url"} <= set(online["papers"][0])
+    assert library.store.count_papers() == 1  # arXiv results are not added
+    offline = t.ToolContext(library, None, settings.with_overrides(offline=True))
+    with pytest.raises(NetworkError, match="offline"):
+        t.arxiv_search(offline, {"query": "citations"}, {})
