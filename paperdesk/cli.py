@@ -100,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--home", help="data dir to start on (default: a new empty one)")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("plan", help="research planner: valid-plan rate, share by model, acceptable share, time")
-    p.add_argument("--limit", type=int, default=0, help="only the first N questions of the dev set")
+    p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the dev set")
     p.add_argument("--no-model", action="store_true", help="rules only (the fallback's own figures)")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("research", help="plan, per-step, synthesis, total time of a 3-step plan; cancel latency")

@@ -53,8 +53,8 @@ def acceptable(plan: Plan, label: dict[str, Any]) -> tuple[bool, str]:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     questions = load_dev_set()
-    if args.limit:
-        questions = questions[: args.limit]
+    if args.limit and args.limit < len(questions):  # spread over the set, so every pattern is sampled
+        questions = [questions[int(i * len(questions) / args.limit)] for i in range(args.limit)]
     backend, name = None, "none"
     if not args.no_model:
         path = planner_model_path(settings)
