@@ -32,7 +32,9 @@ def test_planner_model_gives_a_valid_plan_that_says_who_made_it(planner_backend)
 @pytest.fixture
 def researcher(library, citesee_pdf, local_backend, tmp_home):
     library.add_pdf(citesee_pdf)
-    settings = library.settings.with_overrides(research__step_tokens=32, research__max_tokens=32)
+    # a generous step timeout: the test is about behaviour, and a loaded machine must not turn it into timeouts
+    settings = library.settings.with_overrides(research__step_tokens=32, research__max_tokens=32,
+                                               research__step_timeout=600)
     tracker = Tracker.for_library(library)
     yield Researcher(library, Backends(local_backend, None), tracker, settings=settings)
     tracker.close()
