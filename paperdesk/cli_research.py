@@ -47,7 +47,11 @@ def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
             if args.resume is not None:
                 result = researcher.resume(args.resume, on_event, cancel)
             else:
+                import time
+
+                started = time.perf_counter()
                 plan = researcher.plan(question, cancel=cancel)
+                plan_s = time.perf_counter() - started
                 if args.plan_only:
                     return _print_plan(plan, args.json)
                 if not args.json:
@@ -57,6 +61,8 @@ def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
                     for step in plan.steps:
                         print(f"  {describe(step)}", file=sys.stderr)
                 result = researcher.run(plan, on_event, cancel)
+                result.timings["plan_s"] = plan_s
+                result.timings["total_s"] = time.perf_counter() - started
         except CancelledError:
             runs = researcher.tracker.unfinished()
             hint = f"; resume with: paperdesk research --resume {runs[0].id}" if runs else ""
