@@ -82,6 +82,7 @@ KEYS: tuple[Key, ...] = (
     Key("research.step_timeout", float, 30.0, _positive, "seconds one research step may take"),
     Key("research.run_timeout", float, 600.0, _positive, "seconds a whole research run may take"),
     Key("research.step_tokens", int, 120, _positive, "tokens of each cited sub-answer"),
+    Key("research.plan_timeout", float, 15.0, lambda v: v >= 0, "seconds the planner model may take; then rules"),
 )
 KEYS_BY_NAME = {k.name: k for k in KEYS}
 KEYMAP_PREFIX = "keymap."

@@ -66,7 +66,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             backend.llama()  # loaded outside the timings, as a running app holds it
             note(f"planner model {name} loaded in {time.perf_counter() - load:.1f} s")
     offline = settings["offline"]
-    planner = Planner(backend, name, offline=offline, max_steps=settings["research.max_steps"])
+    planner = Planner(backend, name, offline=offline, max_steps=settings["research.max_steps"],
+                      timeout=settings["research.plan_timeout"])
     rules = Planner(None, offline=offline, max_steps=settings["research.max_steps"])
     rows, times, rule_times = [], [], []
     for i, label in enumerate(questions, start=1):
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     by_model = sum(r["made_by"].startswith("model:") for r in rows)
     model_ok = sum(r["acceptable"] for r in rows if r["made_by"].startswith("model:"))
     report = {
-        "questions": n, "planner_model": name,
+        "questions": n, "planner_model": name, "plan_timeout_s": settings["research.plan_timeout"],
         "valid_plan_rate": sum(r["valid"] for r in rows) / n,
         "share_by_model": by_model / n,
         "share_acceptable": sum(r["acceptable"] for r in rows) / n,
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         "rows": rows,
     }
     lines = [
-        f"{n} questions, planner model: {name}",
+        f"{n} questions, planner model: {name} (research.plan_timeout {settings['research.plan_timeout']:g} s)",
         f"valid plans {report['valid_plan_rate']:.0%}   made by the model {report['share_by_model']:.0%}   "
         f"acceptable {report['share_acceptable']:.0%}"
         + (f" (model plans: {report['share_acceptable_of_model_plans']:.0%})" if by_model else ""),

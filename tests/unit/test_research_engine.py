@@ -31,6 +31,7 @@ class Recorder:
         self.fail_first: set[str] = set()
         self.always_fail: set[str] = set()
         self.slow: dict[str, float] = {}
+        self.stopped_early = 0  # calls that saw their step's cancel token and gave up
 
     def tool(self, name: str):
         def run(ctx, params, inputs):
@@ -38,6 +39,7 @@ class Recorder:
             end = time.monotonic() + self.slow.get(name, 0.0)
             while time.monotonic() < end:  # a cooperative tool, like the model backends
                 if ctx.cancel.cancelled:
+                    self.stopped_early += 1
                     raise CancelledError("cancelled")
                 time.sleep(0.005)
             if name in self.always_fail or (name in self.fail_first and sum(c[0] == name for c in self.calls) == 1):
@@ -131,11 +133,12 @@ def test_step_timeout_stops_the_tool_and_counts_as_a_failure(tracker):
     rec, plan = Recorder(), compare_plan()
     rec.slow["library_search"] = 5.0
     run_id = tracker.new_run(plan)
-    start = time.monotonic()
-    executor(tracker, rec, step_timeout=0.2).execute(run_id, plan)
+    ex = executor(tracker, rec, step_timeout=0.2)
+    ex.execute(run_id, plan)
+    ex.settle()
     task = tracker.task(run_id, 1, WHOLE)
     assert task.status == FAILED and "timed out after 0.2 s" in task.error and task.attempts == 2
-    assert time.monotonic() - start < 4.0
+    assert rec.stopped_early == 2  # each timed-out call was told to stop, not left running
 
 
 def test_cancel_inside_a_step_lands_fast_and_leaves_it_pending(tracker):
@@ -144,24 +147,22 @@ def test_cancel_inside_a_step_lands_fast_and_leaves_it_pending(tracker):
     cancel = CancelToken()
     run_id = tracker.new_run(plan)
     ex = executor(tracker, rec, cancel=cancel)
-    landed: list[float] = []
 
     def press_esc():
         while not any(c[0] == "read_paper" for c in rec.calls):
             time.sleep(0.005)
         time.sleep(0.05)
-        t0 = time.monotonic()
         cancel.cancel()
-        landed.append(t0)
 
     threading.Thread(target=press_esc).start()
     with pytest.raises(CancelledError):
         ex.execute(run_id, plan)
-    latency = time.monotonic() - landed[0]
-    assert latency < 0.1
+    # control came back while the 5 s step was still unwinding: the cancel did not wait for the step
+    assert ex.inflight is not None
+    ex.settle()
+    assert rec.stopped_early == 1
     assert tracker.task(run_id, 1, WHOLE).status == COMPLETED
     assert tracker.task(run_id, 2, 0).status == PENDING
-    ex.settle()
     # resuming redoes nothing that finished
     rec2 = Recorder()
     tracker.reopen(run_id)
@@ -215,3 +216,19 @@ def test_planner_offline_offers_no_online_tool_and_rejects_one():
     plan = Planner(llm, "fake", offline=True).plan("new work on citations?")
     enum = llm.requests[0].json_schema["properties"]["steps"]["items"]["properties"]["tool"]["enum"]
     assert "arxiv_search" not in enum and plan.made_by == "rules"
+
+
+def test_a_slow_planner_model_is_cut_off_and_the_rules_answer_at_once():
+    llm = FakeLLM(GOOD, delay=0.05)  # ~1 s for the whole plan
+    plan = Planner(llm, "fake", timeout=0.2).plan("How do readers use citations?")
+    assert plan.made_by == "rules" and len(llm.requests) == 1  # no second, equally slow try
+    assert any("took over 0.2 s" in n for n in plan.notes)
+    assert llm.started.is_set()  # it was cut off mid-stream, not refused up front
+
+
+def test_the_users_cancel_stops_planning():
+    llm = FakeLLM(GOOD, delay=0.05)
+    cancel = CancelToken()
+    threading.Timer(0.1, cancel.cancel).start()
+    with pytest.raises(CancelledError):
+        Planner(llm, "fake").plan("How do readers use citations?", cancel=cancel)

@@ -140,6 +140,24 @@ def from_compact(question: str, steps: list[dict[str, Any]], offline: bool, **li
     return plan
 
 
+class _TooSlow(PaperdeskError):
+    """The planner model ran past research.plan_timeout."""
+
+
+class _Deadline(CancelToken):
+    """Cancelled by the user's token or when `seconds` have passed (0: never), checked per token."""
+
+    def __init__(self, user: CancelToken | None, seconds: float) -> None:
+        super().__init__()
+        self.user = user
+        self.end = time.monotonic() + seconds if seconds > 0 else None
+
+    @property
+    def cancelled(self) -> bool:
+        late = self.end is not None and time.monotonic() > self.end
+        return late or (self.user is not None and self.user.cancelled) or super().cancelled
+
+
 def _stems(text: str) -> set[str]:
     """Content words cut to 5 letters, so "citation" matches "citations" and "citing" matches "cites"."""
     return {w.lower()[:5] for w in re.findall(r"[A-Za-z0-9]+", text) if w.lower() not in STOP}
@@ -149,8 +167,9 @@ class Planner:
     """plan(question) -> a valid Plan that records who made it; never raises for a non-empty question."""
 
     def __init__(self, backend: Backend | None, model_name: str = "", offline: bool = False,
-                 max_steps: int = 8, max_iterations: int = 20) -> None:
+                 max_steps: int = 8, max_iterations: int = 20, timeout: float = 0.0) -> None:
         self.backend = backend
+        self.timeout = timeout  # seconds the model may take per attempt (0: no limit); then rules plan
         self.model_name = model_name or getattr(backend, "name", "model")
         self.offline = offline
         self.limits = {"max_steps": max_steps, "max_iterations": max_iterations}
@@ -171,6 +190,9 @@ class Planner:
                     return plan
                 except CancelledError:
                     raise
+                except _TooSlow as exc:  # a second try would be as slow: the rules answer at once
+                    reasons.append(str(exc))
+                    break
                 except (PaperdeskError, ValueError, KeyError, TypeError) as exc:
                     reasons.append(" ".join(str(exc).split())[:160])
         plan = self._rules(question)
@@ -182,9 +204,12 @@ class Planner:
     def _model_plan(self, question: str, tools: tuple[str, ...], dialogue: str, seed: int,
                     cancel: CancelToken | None) -> Plan:
         assert self.backend is not None
-        result = generate(self.backend, request(self.backend, question, tools, dialogue, seed), cancel=cancel)
-        if result.cancelled:
+        token = _Deadline(cancel, self.timeout)
+        result = generate(self.backend, request(self.backend, question, tools, dialogue, seed), cancel=token)
+        if cancel is not None and cancel.cancelled:
             raise CancelledError("cancelled")
+        if result.cancelled:
+            raise _TooSlow(f"the planner model took over {self.timeout:g} s (research.plan_timeout)")
         try:
             data = json.loads(result.text)
         except json.JSONDecodeError as exc:

@@ -66,7 +66,8 @@ class Researcher:
         self.tools = tools
         s = self.settings
         self.limits = {"max_steps": s["research.max_steps"], "max_iterations": s["research.max_iterations"]}
-        self.planner = Planner(backends.planner, backends.planner_name, s["offline"], **self.limits)
+        self.planner = Planner(backends.planner, backends.planner_name, s["offline"], **self.limits,
+                               timeout=s["research.plan_timeout"])
         self._executor: Executor | None = None
 
     # -- planning -------------------------------------------------------------------------
