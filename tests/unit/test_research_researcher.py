@@ -93,3 +93,17 @@ def test_synthesis_renumbers_citations_across_sections():
     assert [c["chunk_id"] for c in report.citations] == [10, 11]
     assert "".join(pieces).rstrip() == report.text.rstrip() and len(pieces) > 3
     assert "Plan made by rules; 5 steps." in report.text
+
+
+def test_extracted_names_are_listed_with_their_passage_cited():
+    plan = rule_plan("Which datasets do the papers release?")
+    found = {"kind": "dataset", "items": [
+        {"item": "Multi-LexSum", "passage": {"paper_id": "p", "page": 3, "chunk_id": 10}},
+        {"item": "CLERC", "passage": {"paper_id": "q", "page": 5, "chunk_id": 12}}]}
+    a = {"question": "Which datasets do the papers release?", "text": "They release one [1].",
+         "citations": [{"n": 1, "paper_id": "p", "page": 3, "chunk_id": 10}]}
+    report = synthesize(plan, [Section(a["question"], a)], [], [], {}, lists=[found])
+    assert "## Dataset names in the passages" in report.text
+    assert "- Multi-LexSum [1]" in report.text and "- CLERC [2]" in report.text
+    assert [c["chunk_id"] for c in report.citations] == [10, 12]
+    assert "## Which datasets" not in report.text  # one section that is the question itself gets no heading

@@ -16,7 +16,7 @@ from paperdesk.core.research.engine import CHECK_BASE, Event, EventSink, Executi
 from paperdesk.core.research.plan import COMPLETED, FAILED, Plan, PlanError, validate
 from paperdesk.core.research.planner import Planner
 from paperdesk.core.research.rules import rule_plan
-from paperdesk.core.research.synthesizer import Section, sections_of, synthesize
+from paperdesk.core.research.synthesizer import Section, lists_of, sections_of, synthesize
 from paperdesk.core.research.tools import Tool, ToolContext
 from paperdesk.core.research.tracker import WHOLE, Tracker
 
@@ -199,7 +199,8 @@ class Researcher:
         timings = {"steps_s": steps_s, "check_s": check_s}
         synth_start = time.perf_counter()
         report = synthesize(plan, sections, unanswered, steps, timings,
-                            on_text=lambda piece: emit(Event("token", text=piece)), notes=out.notes)
+                            on_text=lambda piece: emit(Event("token", text=piece)), notes=out.notes,
+                            lists=lists_of(plan, out.results))
         timings["synthesis_s"] = time.perf_counter() - synth_start
         timings["total_s"] = time.perf_counter() - start
         self.tracker.finish_run(run_id, COMPLETED, report.text, timings)

@@ -46,9 +46,15 @@ def sections_of(plan: Plan, results: dict[str, Any]) -> list[Section]:
     return out
 
 
+def lists_of(plan: Plan, results: dict[str, Any]) -> list[dict[str, Any]]:
+    """The extract_list results that found names, in plan order."""
+    return [results[s.output_key] for s in plan.steps
+            if s.tool == "extract_list" and (results.get(s.output_key) or {}).get("items")]
+
+
 def synthesize(plan: Plan, sections: list[Section], unanswered: list[str], steps: list[dict[str, Any]],
                timings: dict[str, float], on_text: Callable[[str], None] | None = None,
-               notes: list[str] | None = None) -> Report:
+               notes: list[str] | None = None, lists: list[dict[str, Any]] | None = None) -> Report:
     """Assemble and stream the report; returns its text and the citations behind every [n]."""
     emit = on_text or (lambda piece: None)
     parts: list[str] = []
@@ -63,9 +69,15 @@ def synthesize(plan: Plan, sections: list[Section], unanswered: list[str], steps
     put(f"# {plan.query}\n\n")
     for section in sections:
         text = _renumber(section.answer, numbers, citations, sources)
-        put(f"## {section.question}\n\n{text}\n")
+        same = len(sections) == 1 and section.question.rstrip("?. ").lower() == plan.query.rstrip("?. ").lower()
+        put(f"{text}\n" if same else f"## {section.question}\n\n{text}\n")
         if section.note:
             put(f"\n_{section.note}_\n")
+        put("\n")
+    for found in lists or []:
+        put(f"## {found['kind'].capitalize()} names in the passages\n\n")
+        for item in found["items"]:
+            put(f"- {item['item']} [{_number(item['passage'], numbers, citations)}]\n")
         put("\n")
     if unanswered:
         put("## Not answered\n\nNo passage in the library supports an answer to:\n")
@@ -81,14 +93,20 @@ def synthesize(plan: Plan, sections: list[Section], unanswered: list[str], steps
     return Report("".join(parts).rstrip() + "\n", citations, sources)
 
 
+def _number(p: dict[str, Any], numbers: dict[int, int], citations: list[dict[str, Any]]) -> int:
+    """The report-wide [n] of a passage, adding it to the sources when it is new."""
+    if p["chunk_id"] not in numbers:
+        numbers[p["chunk_id"]] = len(numbers) + 1
+        citations.append({"n": numbers[p["chunk_id"]], "paper_id": p["paper_id"], "title": p.get("title", ""),
+                          "page": p["page"], "chunk_id": p["chunk_id"], "quote": p.get("quote", "")})
+    return numbers[p["chunk_id"]]
+
+
 def _renumber(answer: dict[str, Any], numbers: dict[int, int], citations: list[dict[str, Any]],
               sources: list[dict[str, Any]]) -> str:
     local = {int(c["n"]): c for c in answer.get("citations", [])}
     for c in local.values():
-        if c["chunk_id"] not in numbers:
-            numbers[c["chunk_id"]] = len(numbers) + 1
-            citations.append({"n": numbers[c["chunk_id"]], "paper_id": c["paper_id"], "title": c.get("title", ""),
-                              "page": c["page"], "chunk_id": c["chunk_id"], "quote": c.get("quote", "")})
+        _number(c, numbers, citations)
     seen = {s["chunk_id"] for s in sources}
     for p in answer.get("sources", []):
         if p["chunk_id"] not in seen:
