@@ -6,8 +6,9 @@ set's labels, median and p95 planning time (goal: median <= 3 s on 2 cores),
 next to the rule planner alone on the same questions in the same run.
 
 A plan is acceptable when it has every tool the question's label requires,
-none it forbids, at most its label's step count, and every search query
-shares a content word with the question (no copied or off-topic searches).
+none it forbids, at most its label's step count, no step whose output
+nothing reads, and every search query shares a content word with the
+question (no copied or off-topic searches).
 """
 
 from __future__ import annotations
@@ -43,12 +44,22 @@ def acceptable(plan: Plan, label: dict[str, Any]) -> tuple[bool, str]:
         return False, f"uses {banned[0]}"
     if len(plan.steps) > label.get("max_steps", 8):
         return False, f"{len(plan.steps)} steps"
+    read = {r for s in plan.steps for name in ("inputs", "source") for r in _list(s.parameters.get(name))}
+    read |= {s.iterate_over for s in plan.steps if s.iterate_over}
+    # answers, extracted lists and arXiv results go into the report themselves
+    unused = [s for s in plan.steps if s.tool not in ("answer", "extract_list", "arxiv_search") and s.output_key not in read]
+    if unused:
+        return False, f"step {unused[0].id} feeds nothing"
     asked = _stems(label["question"])
     for s in plan.steps:
         query = s.parameters.get("query")
         if s.tool in ("library_search", "arxiv_search") and not (_stems(str(query)) & asked):
             return False, f"off-topic search {query!r}"
     return True, ""
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [] if value is None else [value]
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:

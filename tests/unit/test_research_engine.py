@@ -232,3 +232,23 @@ def test_the_users_cancel_stops_planning():
     threading.Timer(0.1, cancel.cancel).start()
     with pytest.raises(CancelledError):
         Planner(llm, "fake").plan("How do readers use citations?", cancel=cancel)
+
+
+def test_model_steps_after_an_answer_are_moved_before_it():
+    text = json.dumps({"steps": [{"tool": "library_search", "query": "citation reading"},
+                                 {"tool": "answer", "query": "How do readers use citations?"},
+                                 {"tool": "read_paper", "query": "citation reading"}]})
+    plan = Planner(FakeLLM(text), "fake").plan("How do readers use citations?")
+    assert [s.tool for s in plan.steps] == ["library_search", "read_paper", "answer"]
+    assert plan.steps[-1].parameters["inputs"] == ["passages_1", "per_paper_2"]
+
+
+def test_bench_judge_refuses_a_step_that_feeds_nothing():
+    from paperdesk.bench.research_plan import acceptable
+    from paperdesk.core.research.rules import rule_plan
+
+    label = {"question": "How do readers use citations?", "require": ["library_search", "answer"], "forbid": []}
+    plan = rule_plan(label["question"])
+    assert acceptable(plan, label) == (True, "")
+    plan.steps.insert(1, Step(9, "x", "library_search", {"query": "citations"}, "orphan"))
+    assert acceptable(plan, label) == (False, "step 9 feeds nothing")

@@ -107,3 +107,11 @@ def test_extracted_names_are_listed_with_their_passage_cited():
     assert "- Multi-LexSum [1]" in report.text and "- CLERC [2]" in report.text
     assert [c["chunk_id"] for c in report.citations] == [10, 12]
     assert "## Which datasets" not in report.text  # one section that is the question itself gets no heading
+
+
+def test_arxiv_results_are_listed_as_new_work_not_cited():
+    plan = rule_plan("Is there new work on arXiv about citation recommendation?")
+    online = {"papers": [{"arxiv_id": "2401.00001v1", "title": "Citation Recs", "year": 2024, "url": "u"}]}
+    report = synthesize(plan, [], ["Q?"], [], {}, lists=[online])
+    assert "## New on arXiv (not in your library)\n\n- Citation Recs (arXiv 2401.00001v1, 2024)" in report.text
+    assert report.citations == []

@@ -99,6 +99,9 @@ def from_compact(question: str, steps: list[dict[str, Any]], offline: bool, **li
     """The model's (tool, query) pairs as a full plan; PlanError when they do not make a sensible one."""
     plan = Plan(question, [])
     passages: list[str] = []
+    # Answers go last, so every answer reads all the passages gathered (a small model sometimes
+    # puts a read_paper after the answer, where nothing would use it).
+    steps = [s for s in steps if s.get("tool") != "answer"] + [s for s in steps if s.get("tool") == "answer"]
     copied = {q.lower() for _, s in EXAMPLES for _, q in s}
     asked = _stems(question)
     for raw in steps:

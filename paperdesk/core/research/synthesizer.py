@@ -47,9 +47,9 @@ def sections_of(plan: Plan, results: dict[str, Any]) -> list[Section]:
 
 
 def lists_of(plan: Plan, results: dict[str, Any]) -> list[dict[str, Any]]:
-    """The extract_list results that found names, in plan order."""
-    return [results[s.output_key] for s in plan.steps
-            if s.tool == "extract_list" and (results.get(s.output_key) or {}).get("items")]
+    """The extract_list results that found names, and arxiv_search results that found papers, in plan order."""
+    return [results[s.output_key] for s in plan.steps if s.tool in ("extract_list", "arxiv_search")
+            and ((results.get(s.output_key) or {}).get("items") or (results.get(s.output_key) or {}).get("papers"))]
 
 
 def synthesize(plan: Plan, sections: list[Section], unanswered: list[str], steps: list[dict[str, Any]],
@@ -75,6 +75,12 @@ def synthesize(plan: Plan, sections: list[Section], unanswered: list[str], steps
             put(f"\n_{section.note}_\n")
         put("\n")
     for found in lists or []:
+        if "papers" in found:  # arxiv_search: new work, not in the library (the agent offers to add it)
+            put("## New on arXiv (not in your library)\n\n")
+            for p in found["papers"]:
+                put(f"- {p['title']} (arXiv {p['arxiv_id']}{', ' + str(p['year']) if p.get('year') else ''})\n")
+            put("\n")
+            continue
         put(f"## {found['kind'].capitalize()} names in the passages\n\n")
         for item in found["items"]:
             put(f"- {item['item']} [{_number(item['passage'], numbers, citations)}]\n")
