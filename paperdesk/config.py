@@ -86,6 +86,13 @@ KEYS: tuple[Key, ...] = (
     Key("answer.max_tokens", int, 160, _positive),
     Key("research.k", int, 8, _positive, "passages a research report is written from"),
     Key("research.max_tokens", int, 320, _positive),
+    Key("llm.planner_model", str, "", hint="GGUF for plans and short structured calls (default: SmolLM2-135M-Instruct)"),
+    Key("research.max_steps", int, 8, _positive, "steps a research plan may have"),
+    Key("research.max_iterations", int, 20, _positive, "iterations an iterate_over step may expand to"),
+    Key("research.step_timeout", float, 30.0, _positive, "seconds one research step may take"),
+    Key("research.run_timeout", float, 600.0, _positive, "seconds a whole research run may take"),
+    Key("research.step_tokens", int, 120, _positive, "tokens of each cited sub-answer"),
+    Key("research.plan_timeout", float, 15.0, lambda v: v >= 0, "seconds the planner model may take; then rules"),
 )
 KEYS_BY_NAME = {k.name: k for k in KEYS}
 KEYMAP_PREFIX = "keymap."

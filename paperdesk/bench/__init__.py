@@ -22,6 +22,10 @@ def run_bench(args: argparse.Namespace, settings: Settings) -> int:
         from paperdesk.bench.memory_search import run
     elif args.bench == "discuss":
         from paperdesk.bench.discuss_speed import run
+    elif args.bench == "plan":
+        from paperdesk.bench.research_plan import run
+    elif args.bench == "research":
+        from paperdesk.bench.research_run import run
     elif args.bench == "search":
         from paperdesk.bench.search_latency import run
     else:

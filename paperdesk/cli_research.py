@@ -1,0 +1,123 @@
+"""`paperdesk research QUESTION [--plan-only] [--json] [--resume RUN]`: multi-step research from the CLI.
+
+The report streams to stdout as it is written; step progress goes to stderr.
+Ctrl-C cancels the run within a fraction of a second and leaves it resumable
+(`paperdesk research --resume RUN`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from typing import Any
+
+from paperdesk.cli import UsageError, print_json
+from paperdesk.config import Settings
+from paperdesk.core.cancel import CancelToken
+from paperdesk.core.errors import CancelledError
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("research", help="multi-step research: plan, run the steps, a cited report",
+                       description="Plan the question as steps, run them over the library, write a cited report.")
+    p.add_argument("question", nargs="*")
+    p.add_argument("--plan-only", action="store_true", help="print the plan and stop")
+    p.add_argument("--resume", type=int, metavar="RUN", help="finish a killed or cancelled run")
+    p.add_argument("--runs", action="store_true", help="list recent runs")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
+    question = " ".join(args.question).strip()
+    if not question and args.resume is None and not args.runs:
+        raise UsageError("research: give a question, --resume RUN or --runs")
+    from paperdesk.core.library import Library  # heavy (numpy, tantivy): only when the verb runs
+    from paperdesk.core.research import Researcher, load_backends
+
+    library = Library(settings)
+    try:
+        researcher = Researcher(library, load_backends(settings))
+        if args.runs:
+            return _runs(researcher, args.json)
+        cancel = CancelToken()
+        previous = signal.signal(signal.SIGINT, lambda *_: cancel.cancel())
+        on_event = _printer(args.json)
+        try:
+            if args.resume is not None:
+                result = researcher.resume(args.resume, on_event, cancel)
+            else:
+                import time
+
+                started = time.perf_counter()
+                plan = researcher.plan(question, cancel=cancel)
+                plan_s = time.perf_counter() - started
+                if args.plan_only:
+                    return _print_plan(plan, args.json)
+                if not args.json:
+                    from paperdesk.core.research.plan_edit import describe
+
+                    print(f"plan ({plan.made_by}):", file=sys.stderr)
+                    for step in plan.steps:
+                        print(f"  {describe(step)}", file=sys.stderr)
+                result = researcher.run(plan, on_event, cancel)
+                result.timings["plan_s"] = plan_s
+                result.timings["total_s"] = time.perf_counter() - started
+        except CancelledError:
+            runs = researcher.tracker.unfinished()
+            hint = f"; resume with: paperdesk research --resume {runs[0].id}" if runs else ""
+            print(f"cancelled{hint}", file=sys.stderr)
+            return 130
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if args.json:
+            print_json(result.to_json())
+        else:
+            print(f"\nrun {result.run_id}: {result.timings.get('total_s', 0):.1f} s", file=sys.stderr)
+        return 0
+    finally:
+        library.close()
+
+
+def _printer(as_json: bool) -> Any:
+    def on_event(event: Any) -> None:
+        if event.kind == "token":
+            if not as_json:
+                sys.stdout.write(event.text)
+                sys.stdout.flush()
+            return
+        if as_json:
+            return
+        where = f"step {event.step_id}" if event.step_id is not None else "research"
+        seconds = f" ({event.seconds:.1f} s)" if event.seconds is not None else ""
+        print(f"{where}: {event.kind.replace('step_', '')} {event.message}{seconds}".rstrip(), file=sys.stderr)
+
+    return on_event
+
+
+def _print_plan(plan: Any, as_json: bool) -> int:
+    from paperdesk.core.research.plan_edit import describe
+
+    if as_json:
+        print_json({"plan": plan.to_json()})
+    else:
+        print(f"plan for: {plan.query}  (made by {plan.made_by})")
+        for step in plan.steps:
+            print(f"  {describe(step)}")
+            print(f"      {step.description}")
+        for note in plan.notes:
+            print(f"  note: {note}")
+    return 0
+
+
+def _runs(researcher: Any, as_json: bool) -> int:
+    runs = researcher.tracker.runs()
+    if as_json:
+        print_json({"runs": [{"id": r.id, "query": r.query, "status": r.status, "made_by": r.made_by}
+                             for r in runs]})
+    else:
+        for r in runs:
+            print(f"{r.id:>4}  {r.status:<11} {r.query}")
+        if not runs:
+            print("no research runs yet")
+    return 0

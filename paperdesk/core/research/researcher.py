@@ -1,0 +1,278 @@
+"""The Researcher: plan, revise, run and resume research over one library (see the package docstring)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from paperdesk.core.agents import answer as answers
+from paperdesk.core.cancel import CancelToken
+from paperdesk.core.errors import CancelledError, PaperdeskError
+from paperdesk.core.library import Library
+from paperdesk.core.llm.backend import Backend
+from paperdesk.core.research import plan_edit
+from paperdesk.core.research.engine import CHECK_BASE, Event, EventSink, Execution, Executor, reformulate
+from paperdesk.core.research.plan import COMPLETED, FAILED, Plan, PlanError, validate
+from paperdesk.core.research.planner import Planner
+from paperdesk.core.research.rules import rule_plan
+from paperdesk.core.research.synthesizer import Section, lists_of, sections_of, synthesize
+from paperdesk.core.research.tools import Tool, ToolContext
+from paperdesk.core.research.tracker import WHOLE, Tracker
+
+FALLBACK_NOTE = ("Multi-step research failed ({why}); this report comes from the one-round pipeline "
+                 "(one library search, one cited report).")
+
+
+@dataclass
+class Backends:
+    """The two model roles: `writer` writes prose, `planner` makes plans and other short structured calls."""
+
+    writer: Backend | None
+    planner: Backend | None = None
+    planner_name: str = ""
+
+
+@dataclass
+class ResearchResult:
+    run_id: int | None
+    plan: Plan
+    report: str
+    citations: list[dict[str, Any]]
+    sources: list[dict[str, Any]]
+    steps: list[dict[str, Any]]  # {id, tool, status, seconds, error}
+    timings: dict[str, float]
+    unanswered: list[str] = field(default_factory=list)
+    fallback: bool = False
+    calls: int = 0  # tool calls made by this process
+
+    def to_json(self) -> dict[str, Any]:
+        """The `paperdesk research --json` shape."""
+        return {"plan": self.plan.to_json(), "steps": self.steps, "report": self.report,
+                "citations": [{k: c[k] for k in ("n", "paper_id", "page", "chunk_id", "quote")} for c in self.citations],
+                "timings": {k: round(v, 3) for k, v in self.timings.items()}, "run_id": self.run_id,
+                "unanswered": self.unanswered, "fallback": self.fallback}
+
+
+class Researcher:
+    """Headless multi-step research; every call takes an optional dialogue text for its prompts."""
+
+    def __init__(self, library: Library, backends: Backends, tracker: Tracker | None = None,
+                 settings: Any = None, tools: dict[str, Tool] | None = None) -> None:
+        self.library = library
+        self.backends = backends
+        self.tracker = tracker or Tracker.for_library(library)
+        self.settings = settings or library.settings
+        self.tools = tools
+        s = self.settings
+        self.limits = {"max_steps": s["research.max_steps"], "max_iterations": s["research.max_iterations"]}
+        self.planner = Planner(backends.planner, backends.planner_name, s["offline"], **self.limits,
+                               timeout=s["research.plan_timeout"])
+        self._executor: Executor | None = None
+
+    # -- planning -------------------------------------------------------------------------
+
+    def plan(self, question: str, dialogue: str = "", cancel: CancelToken | None = None) -> Plan:
+        """A validated plan for the question, made by the planner model or (fallback) the rules."""
+        return self.planner.plan(question, dialogue, cancel)
+
+    def validate(self, plan: Plan) -> None:
+        validate(plan, offline=self.settings["offline"], **self.limits)
+
+    def revise(self, plan: Plan, feedback: str, dialogue: str = "") -> tuple[Plan, plan_edit.PlanDiff]:
+        """A proposed revision and its diff; the given plan is not changed (accept = use the new one)."""
+        words = feedback.split()
+        lowered = feedback.lower()
+        if words and words[0] == "step":
+            words = words[1:]
+        limits = {**self.limits, "offline": self.settings["offline"]}
+        if words[:1] == ["drop"] and len(words) == 2 and words[1].isdigit():
+            new = plan_edit.drop_step(plan, int(words[1]), **limits)
+        elif words[:1] == ["add"] and len(words) >= 3:
+            new = plan_edit.add_step(plan, words[1], " ".join(words[2:]), **limits)
+        elif words[:1] == ["edit"] and len(words) >= 3 and words[1].isdigit():
+            new = plan_edit.edit_step(plan, int(words[1]), " ".join(words[2:]), **limits)
+        elif words[:1] == ["move"] and len(words) == 3 and words[1].isdigit() and words[2].isdigit():
+            new = plan_edit.move_step(plan, int(words[1]), int(words[2]), **limits)
+        elif any(p in lowered for p in ("no arxiv", "without arxiv", "skip arxiv", "drop arxiv", "offline only")):
+            new = plan.copy()
+            new.steps = [s for s in new.steps if s.tool != "arxiv_search"]
+            validate(new, **limits)
+        else:
+            new = self._extend(plan, feedback, limits)
+        return new, plan_edit.diff(plan, new)
+
+    def _extend(self, plan: Plan, feedback: str, limits: dict[str, Any]) -> Plan:
+        """Free feedback becomes one more sub-question: its own search and cited answer."""
+        extra = rule_plan(feedback, offline=self.settings["offline"])
+        new = plan.copy()
+        base = new.next_id() - 1
+        renamed = {s.output_key: f"{s.output_key.rsplit('_', 1)[0]}_{s.id + base}" for s in extra.steps}
+        for s in extra.steps:
+            s.id += base
+            s.output_key = renamed[s.output_key]
+            for name in ("source", "inputs"):
+                if name in s.parameters:
+                    value = s.parameters[name]
+                    s.parameters[name] = [renamed[v] for v in value] if isinstance(value, list) else renamed[value]
+            if s.iterate_over:
+                s.iterate_over = renamed[s.iterate_over]
+        new.steps += extra.steps
+        new.made_by = plan.made_by if plan.made_by.endswith("+revised") else plan.made_by + "+revised"
+        validate(new, **limits)
+        return new
+
+    # -- running --------------------------------------------------------------------------
+
+    def research(self, question: str, on_event: EventSink | None = None, cancel: CancelToken | None = None,
+                 dialogue: str = "") -> ResearchResult:
+        """Plan and run in one go (agent and reader modes)."""
+        start = time.perf_counter()
+        try:
+            plan = self.plan(question, dialogue, cancel)
+        except CancelledError:
+            raise
+        except PaperdeskError as exc:
+            return self.fallback(question, f"planning failed: {exc}", on_event, cancel)
+        plan_s = time.perf_counter() - start
+        result = self.run(plan, on_event, cancel, dialogue)
+        result.timings["plan_s"] = plan_s
+        result.timings["total_s"] = time.perf_counter() - start
+        return result
+
+    def run(self, plan: Plan, on_event: EventSink | None = None, cancel: CancelToken | None = None,
+            dialogue: str = "") -> ResearchResult:
+        """Validate, record a new run, execute, check, synthesize. CancelledError leaves it resumable."""
+        self.validate(plan)
+        run_id = self.tracker.new_run(plan)
+        return self._drive(run_id, plan, on_event, cancel)
+
+    def resume(self, run_id: int, on_event: EventSink | None = None, cancel: CancelToken | None = None
+               ) -> ResearchResult:
+        """Finish a killed or cancelled run; COMPLETED steps are not run again."""
+        row = self.tracker.run(run_id)
+        if row.status == COMPLETED and row.report:
+            raise PaperdeskError(f"research run {run_id} already finished; its report is stored")
+        self.tracker.reopen(run_id)
+        return self._drive(run_id, row.plan, on_event, cancel)
+
+    def _executor_for(self, on_event: EventSink | None, cancel: CancelToken) -> Executor:
+        s = self.settings
+        if self._executor is not None:
+            self._executor.settle()  # a cancelled call of the last run may still hold the model
+
+        def context(token: CancelToken) -> ToolContext:
+            return ToolContext(self.library, self.backends.writer, s, token,
+                               answer_tokens=s["research.step_tokens"], k=s["answer.k"])
+
+        self._executor = Executor(self.tracker, context, tools=self.tools, step_timeout=s["research.step_timeout"],
+                                  run_timeout=s["research.run_timeout"], max_iterations=s["research.max_iterations"],
+                                  on_event=on_event, cancel=cancel)
+        return self._executor
+
+    def _drive(self, run_id: int, plan: Plan, on_event: EventSink | None, cancel: CancelToken | None
+               ) -> ResearchResult:
+        emit = on_event or (lambda e: None)
+        cancel = cancel or CancelToken()
+        executor = self._executor_for(on_event, cancel)
+        warm = getattr(getattr(self.library, "embedder", None), "model", None)
+        if warm is not None:
+            warm()  # load the embedding model before any step's timeout starts counting
+        start = time.perf_counter()
+        out = Execution()
+        try:
+            executor.execute(run_id, plan, out)
+            steps_s = time.perf_counter() - start
+            sections, unanswered = self._check(run_id, plan, out, executor)
+        except CancelledError:
+            self.tracker.set_run_status(run_id, "CANCELLED")
+            emit(Event("cancelled", message=f"cancelled; resume with research --resume {run_id}"))
+            raise
+        check_s = time.perf_counter() - start - steps_s
+        if not sections and not unanswered:
+            why = "; ".join(f"step {i}: {e}" for i, e in out.failed.items()) or "no step produced passages"
+            result = self.fallback(plan.query, why, on_event, cancel, plan=plan)
+            self.tracker.finish_run(run_id, COMPLETED, result.report, result.timings, fallback=True, error=why)
+            result.run_id, result.steps = run_id, self._steps(run_id, plan)
+            return result
+        steps = self._steps(run_id, plan)
+        timings = {"steps_s": steps_s, "check_s": check_s}
+        synth_start = time.perf_counter()
+        report = synthesize(plan, sections, unanswered, steps, timings,
+                            on_text=lambda piece: emit(Event("token", text=piece)), notes=out.notes,
+                            lists=lists_of(plan, out.results))
+        timings["synthesis_s"] = time.perf_counter() - synth_start
+        timings["total_s"] = time.perf_counter() - start
+        self.tracker.finish_run(run_id, COMPLETED, report.text, timings)
+        return ResearchResult(run_id, plan, report.text, report.citations, report.sources, steps, timings, unanswered,
+                              calls=executor.calls)
+
+    def _check(self, run_id: int, plan: Plan, out: Execution, executor: Executor
+               ) -> tuple[list[Section], list[str]]:
+        """Sub-answers with no supporting passage get one reformulated search; what stays unsupported is listed."""
+        sections, unanswered = [], []
+        for section in sections_of(plan, out.results):
+            if section.answer.get("supported"):
+                sections.append(section)
+                continue
+            retry_q = reformulate(section.question, plan.query)
+            executor.emit(Event("check", message=f"no support for {section.question!r}; searching {retry_q!r}"))
+            step_id = CHECK_BASE + len(sections) + len(unanswered) + 1
+            retried = self._check_task(run_id, step_id, retry_q, section.question, executor, out)
+            if retried and retried.get("supported"):
+                sections.append(Section(section.question, retried, f"answered after searching again for: {retry_q}"))
+            else:
+                unanswered.append(section.question)
+        return sections, unanswered
+
+    def _check_task(self, run_id: int, step_id: int, retry_q: str, question: str, executor: Executor,
+                    out: Execution) -> dict[str, Any] | None:
+        key = f"check_{step_id}"
+        self.tracker.ensure_task(run_id, step_id, WHOLE, retry_q, key)
+        row = self.tracker.task(run_id, step_id, WHOLE)
+        if row is not None and row.status in (COMPLETED, FAILED):
+            return row.result
+        self.tracker.start(run_id, step_id, WHOLE)
+        started = time.perf_counter()
+        try:
+            found = executor.call("library_search", {"query": retry_q}, out.results)
+            result = executor.call("answer", {"question": question, "inputs": ["retry"]}, {"retry": found})
+        except CancelledError:
+            self.tracker.reset(run_id, step_id, WHOLE)
+            raise
+        except Exception as exc:  # the check is best effort: an error leaves the question unanswered
+            self.tracker.fail(run_id, step_id, WHOLE, str(exc), time.perf_counter() - started)
+            return None
+        self.tracker.complete(run_id, step_id, WHOLE, result, time.perf_counter() - started)
+        return result
+
+    def _steps(self, run_id: int, plan: Plan) -> list[dict[str, Any]]:
+        tools = {s.id: s.tool for s in plan.steps}
+        return [{"id": t.step_id, "tool": tools.get(t.step_id, "check"), "status": t.status,
+                 "seconds": round(t.seconds, 3) if t.seconds is not None else None, "error": t.error,
+                 "attempts": t.attempts}
+                for t in self.tracker.tasks(run_id) if t.iteration == WHOLE]
+
+    def fallback(self, question: str, why: str, on_event: EventSink | None = None,
+                 cancel: CancelToken | None = None, plan: Plan | None = None) -> ResearchResult:
+        """Today's one-round pipeline (one search, one cited report), saying why it ran."""
+        emit = on_event or (lambda e: None)
+        start = time.perf_counter()
+        note = FALLBACK_NOTE.format(why=why)
+        emit(Event("note", message=note))
+        hits = answers.retrieve(self.library, question, self.settings["research.k"])
+        if self.backends.writer is None:
+            raise PaperdeskError("no writer model is loaded; research needs one")
+        pieces: list[str] = []
+        result = answers.write(self.library, self.backends.writer, question, hits, "research_report",
+                               on_token=lambda t: (pieces.append(t), emit(Event("token", text=t))), cancel=cancel,
+                               max_tokens=self.settings["research.max_tokens"])
+        if result.cancelled:
+            raise CancelledError("cancelled")
+        text = f"# {question}\n\n{result.text}\n\n_{note}_\n"
+        timings = {"total_s": time.perf_counter() - start}
+        used = plan or Plan(question, [], made_by="fallback")
+        return ResearchResult(None, used, text, result.citations, result.sources, [], timings, fallback=True)
+
+
+__all__ = ["Researcher", "Backends", "ResearchResult", "PlanError", "FAILED"]

@@ -1,0 +1,143 @@
+"""The synthesizer: a markdown report from the answered sub-questions, streamed piece by piece.
+
+Each sub-answer was written by the writer model from its own passages and
+grounded by `agents.attribution` (unsupported [n] removed, uncited sentences
+attributed). Here the sections' local [n] are renumbered into one sources
+list, so every [n] in the report maps to (paper, page, chunk). What stayed
+unanswered after the check is listed instead of invented, and a short block
+says how the report was researched (steps, tools, timings).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from paperdesk.core.agents.attribution import SOURCE_REF
+from paperdesk.core.research.plan import Plan
+from paperdesk.core.research.plan_edit import describe
+
+
+@dataclass
+class Section:
+    question: str
+    answer: dict[str, Any]  # an `answer` tool result
+    note: str = ""  # e.g. "answered after reformulating as ..."
+
+
+@dataclass
+class Report:
+    text: str
+    citations: list[dict[str, Any]]  # {n, paper_id, title, page, chunk_id, quote}
+    sources: list[dict[str, Any]] = field(default_factory=list)  # every passage used, with `cited`
+
+
+def sections_of(plan: Plan, results: dict[str, Any]) -> list[Section]:
+    """A section per answered sub-question: each answer step, or each iteration of an iterated one."""
+    out: list[Section] = []
+    for step in plan.steps:
+        result = results.get(step.output_key)
+        if step.tool != "answer" or not result:
+            continue
+        if "iterations" in result:
+            out += [Section(it["result"]["question"], it["result"]) for it in result["iterations"]]
+        else:
+            out.append(Section(result["question"], result))
+    return out
+
+
+def lists_of(plan: Plan, results: dict[str, Any]) -> list[dict[str, Any]]:
+    """The extract_list results that found names, and arxiv_search results that found papers, in plan order."""
+    return [results[s.output_key] for s in plan.steps if s.tool in ("extract_list", "arxiv_search")
+            and ((results.get(s.output_key) or {}).get("items") or (results.get(s.output_key) or {}).get("papers"))]
+
+
+def synthesize(plan: Plan, sections: list[Section], unanswered: list[str], steps: list[dict[str, Any]],
+               timings: dict[str, float], on_text: Callable[[str], None] | None = None,
+               notes: list[str] | None = None, lists: list[dict[str, Any]] | None = None) -> Report:
+    """Assemble and stream the report; returns its text and the citations behind every [n]."""
+    emit = on_text or (lambda piece: None)
+    parts: list[str] = []
+
+    def put(piece: str) -> None:
+        parts.append(piece)
+        emit(piece)
+
+    numbers: dict[int, int] = {}  # chunk id -> report-wide [n]
+    citations: list[dict[str, Any]] = []
+    sources: list[dict[str, Any]] = []
+    put(f"# {plan.query}\n\n")
+    for section in sections:
+        text = _renumber(section.answer, numbers, citations, sources)
+        same = len(sections) == 1 and section.question.rstrip("?. ").lower() == plan.query.rstrip("?. ").lower()
+        put(f"{text}\n" if same else f"## {section.question}\n\n{text}\n")
+        if section.note:
+            put(f"\n_{section.note}_\n")
+        put("\n")
+    for found in lists or []:
+        if "papers" in found:  # arxiv_search: new work, not in the library (the agent offers to add it)
+            put("## New on arXiv (not in your library)\n\n")
+            for p in found["papers"]:
+                put(f"- {p['title']} (arXiv {p['arxiv_id']}{', ' + str(p['year']) if p.get('year') else ''})\n")
+            put("\n")
+            continue
+        put(f"## {found['kind'].capitalize()} names in the passages\n\n")
+        for item in found["items"]:
+            put(f"- {item['item']} [{_number(item['passage'], numbers, citations)}]\n")
+        put("\n")
+    if unanswered:
+        put("## Not answered\n\nNo passage in the library supports an answer to:\n")
+        for question in unanswered:
+            put(f"- {question}\n")
+        put("\n")
+    if citations:
+        put("## Sources\n\n")
+        for c in citations:
+            put(f"[{c['n']}] {c['title'] or c['paper_id']} ({c['paper_id']}), p. {c['page']}, chunk {c['chunk_id']}\n")
+        put("\n")
+    put(_how(plan, steps, timings, notes or []))
+    return Report("".join(parts).rstrip() + "\n", citations, sources)
+
+
+def _number(p: dict[str, Any], numbers: dict[int, int], citations: list[dict[str, Any]]) -> int:
+    """The report-wide [n] of a passage, adding it to the sources when it is new."""
+    if p["chunk_id"] not in numbers:
+        numbers[p["chunk_id"]] = len(numbers) + 1
+        citations.append({"n": numbers[p["chunk_id"]], "paper_id": p["paper_id"], "title": p.get("title", ""),
+                          "page": p["page"], "chunk_id": p["chunk_id"], "quote": p.get("quote", "")})
+    return numbers[p["chunk_id"]]
+
+
+def _renumber(answer: dict[str, Any], numbers: dict[int, int], citations: list[dict[str, Any]],
+              sources: list[dict[str, Any]]) -> str:
+    local = {int(c["n"]): c for c in answer.get("citations", [])}
+    for c in local.values():
+        _number(c, numbers, citations)
+    seen = {s["chunk_id"] for s in sources}
+    for p in answer.get("sources", []):
+        if p["chunk_id"] not in seen:
+            seen.add(p["chunk_id"])
+            sources.append({"paper_id": p["paper_id"], "title": p.get("title", ""), "page": p["page"],
+                            "chunk_id": p["chunk_id"], "quote": p.get("text", "")[:240]})
+
+    def swap(match: Any) -> str:
+        c = local.get(int(match.group(1)))
+        return f" [{numbers[c['chunk_id']]}]" if c else ""  # a number grounding did not keep is dropped
+
+    return SOURCE_REF.sub(swap, answer.get("text", "")).strip()
+
+
+def _how(plan: Plan, steps: list[dict[str, Any]], timings: dict[str, float], notes: list[str]) -> str:
+    lines = ["## How this was researched", "", f"Plan made by {plan.made_by}; {len(plan.steps)} steps."]
+    by_id = {s.id: s for s in plan.steps}
+    for row in steps:
+        step = by_id.get(row["id"])
+        what = describe(step) if step else f"{row['id']} {row['tool']}"
+        seconds = f", {row['seconds']:.1f} s" if row.get("seconds") is not None else ""
+        error = f": {row['error']}" if row.get("error") else ""
+        lines.append(f"- {what}: {row['status']}{seconds}{error}")
+    lines += [f"- {note}" for note in notes]
+    shown = ", ".join(f"{k.removesuffix('_s')} {v:.1f} s" for k, v in timings.items() if k.endswith("_s"))
+    if shown:
+        lines.append(f"\nTimings: {shown}.")
+    return "\n".join(lines) + "\n"
