@@ -147,6 +147,14 @@ def main(argv: list[str] | None = None) -> int:
     except PaperdeskError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:
+        from paperdesk.core.diskspace import is_disk_full
+
+        if not is_disk_full(exc):
+            raise
+        print(f"error: the disk is full ({exc}); nothing half-written was kept: free some space and retry",
+              file=sys.stderr)
+        return 1
 
 
 def print_json(data: Any) -> None:

@@ -146,6 +146,9 @@ def _setup_readline(history: Path) -> Any:
 def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None = None,
               out: TextIO | None = None, err: TextIO | None = None, desk: Desk | None = None) -> int:
     """Run the shell until quit or end of input; 1 if any command was refused or failed."""
+    if stdin is None and hasattr(sys.stdin, "reconfigure"):
+        # Undecodable bytes arrive as surrogates and are reported by `clean_line`, never crash a read.
+        sys.stdin.reconfigure(errors="surrogateescape")
     stdin, out, err = stdin or sys.stdin, out or sys.stdout, err or sys.stderr
     interactive = stdin.isatty() and out.isatty()
     owned = desk is None
@@ -162,6 +165,10 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
             line = _read(stdin, interactive, desk)
             if line is None:
                 break
+            line, warning = clean_line(line)
+            if warning:
+                err.write(warning + "\n")
+                err.flush()
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
@@ -186,6 +193,16 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
         if owned:
             desk.close()
     return 1 if failed else 0
+
+
+def clean_line(line: str) -> tuple[str, str | None]:
+    """The line with invalid UTF-8 (surrogate-escaped bytes) replaced by U+FFFD, and a warning naming them."""
+    bad = [ord(ch) - 0xDC00 for ch in line if 0xDC80 <= ord(ch) <= 0xDCFF]
+    if not any(0xD800 <= ord(ch) <= 0xDFFF for ch in line):
+        return line, None
+    shown = " ".join(f"\\x{b:02x}" for b in bad[:8]) + (" ..." if len(bad) > 8 else "")
+    fixed = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in line)
+    return fixed, f"warning: the line had bytes that are not valid UTF-8 ({shown}); they were read as \ufffd"
 
 
 def _read(stdin: TextIO, interactive: bool, desk: Desk) -> str | None:

@@ -98,6 +98,14 @@ class KeywordIndex:
     def num_docs(self) -> int:
         return self.index.searcher().num_docs
 
+    def chunk_ids(self) -> list[int]:
+        """Every chunk id in the index (sorted), to check it against the store by id, not by count."""
+        searcher = self.index.searcher()
+        if searcher.num_docs == 0:
+            return []
+        hits = searcher.search(tantivy.Query.all_query(), limit=searcher.num_docs, count=False).hits
+        return sorted(int(c) for c in searcher.fast_field_values("chunk_id", [address for _s, address in hits]))
+
     def build_query(self, query: str, papers: Sequence[str] | None = None) -> tantivy.Query | None:
         terms = query_terms(query)
         if not terms:
