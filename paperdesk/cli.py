@@ -95,6 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for one start")
     p.add_argument("--home", help="data dir to start on (default: a new empty one)")
     p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("faults", help="kill -9, two writers, full disk, hostile HTTP, bad input: tries/clean/lost")
+    p.add_argument("--kills", type=int, default=24, help="kill -9 trials in all (add, summarize, research)")
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "http", "input"))
+    p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--json", action="store_true")
@@ -113,9 +118,22 @@ def _settings(args: argparse.Namespace) -> Settings:
     return settings.with_overrides(**overrides) if overrides else settings
 
 
+def _clean_argv(argv: list[str]) -> list[str]:
+    """Arguments with bytes that are not UTF-8 (surrogate-escaped by Python) replaced, and said so."""
+    from paperdesk.console import clean_line
+
+    out = []
+    for arg in argv:
+        fixed, warning = clean_line(arg)
+        if warning:
+            print(warning.replace("the line", "an argument"), file=sys.stderr)
+        out.append(fixed)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(_clean_argv(sys.argv[1:] if argv is None else argv))
         if args.verb is None:
             from paperdesk.tui.launch import run_tui
 

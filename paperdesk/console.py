@@ -68,3 +68,13 @@ def date(ts: float) -> str:
 
 def authors(names: list[str], limit: int = 3) -> str:
     return ", ".join(names[:limit]) + (" et al." if len(names) > limit else "")
+
+
+def clean_line(line: str) -> tuple[str, str | None]:
+    """The line with invalid UTF-8 (surrogate-escaped bytes) replaced by U+FFFD, and a warning naming them."""
+    bad = [ord(ch) - 0xDC00 for ch in line if 0xDC80 <= ord(ch) <= 0xDCFF]
+    if not any(0xD800 <= ord(ch) <= 0xDFFF for ch in line):
+        return line, None
+    shown = " ".join(f"\\x{b:02x}" for b in bad[:8]) + (" ..." if len(bad) > 8 else "")
+    fixed = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in line)
+    return fixed, f"warning: the line had bytes that are not valid UTF-8 ({shown}); they were read as \ufffd"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from paperdesk.config import Settings
-from paperdesk.console import ProgressLine
+from paperdesk.console import ProgressLine, clean_line
 from paperdesk.core.commands import command_names
 from paperdesk.core.desk import Desk
 from paperdesk.core.views import (
@@ -193,16 +193,6 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
         if owned:
             desk.close()
     return 1 if failed else 0
-
-
-def clean_line(line: str) -> tuple[str, str | None]:
-    """The line with invalid UTF-8 (surrogate-escaped bytes) replaced by U+FFFD, and a warning naming them."""
-    bad = [ord(ch) - 0xDC00 for ch in line if 0xDC80 <= ord(ch) <= 0xDCFF]
-    if not any(0xD800 <= ord(ch) <= 0xDFFF for ch in line):
-        return line, None
-    shown = " ".join(f"\\x{b:02x}" for b in bad[:8]) + (" ..." if len(bad) > 8 else "")
-    fixed = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in line)
-    return fixed, f"warning: the line had bytes that are not valid UTF-8 ({shown}); they were read as \ufffd"
 
 
 def _read(stdin: TextIO, interactive: bool, desk: Desk) -> str | None:

@@ -16,6 +16,8 @@ def run_bench(args: argparse.Namespace, settings: Settings) -> int:
         from paperdesk.bench.llm_speed import run
     elif args.bench == "startup":
         from paperdesk.bench.startup import run
+    elif args.bench == "faults":
+        from paperdesk.bench.faults import run
     elif args.bench == "search":
         from paperdesk.bench.search_latency import run
     else:
