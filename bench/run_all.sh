@@ -10,3 +10,4 @@ $PD bench ingest tests/fixtures/papers/*.pdf
 $PD bench llm
 $PD bench summarize tests/fixtures/papers/2302.07302v1.pdf
 $PD bench startup
+$PD bench faults
