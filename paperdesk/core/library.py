@@ -192,6 +192,7 @@ class Library:
             cancel.raise_if_cancelled()
         with self.lock.hold(cancel=cancel):
             repair.catch_up(self)  # another process may have written while we parsed
+            repair.roll_back_pending(self)  # holding the lock, any pending add is a dead process's
             existing = self.store.get_paper(paper.id)
             if existing is not None:  # added by another process meanwhile (a pending one was rolled back on open)
                 return AddResult(existing, False, parsed.bad_pages)

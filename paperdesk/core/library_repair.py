@@ -49,10 +49,7 @@ def reconcile(lib: "Library") -> None:
 
 def repair(lib: "Library") -> list[str]:
     """Under the writer lock: roll back pending adds, apply removals, rebuild indexes that differ."""
-    fixed: list[str] = []
-    for pid in lib.store.pending_papers():
-        lib.store.remove_paper(pid)  # leaves a tombstone: the indexes drop it below
-        fixed.append(f"rolled back unfinished add of {pid}")
+    fixed = [f"rolled back unfinished add of {pid}" for pid in roll_back_pending(lib, apply=False)]
     tombstones = lib.store.tombstones()
     if tombstones:
         catch_up(lib, save=False)
@@ -71,6 +68,22 @@ def repair(lib: "Library") -> list[str]:
     for line in fixed:
         _log.info(line)  # expected after a crash; the log keeps it, the terminal stays quiet
     return fixed
+
+
+def roll_back_pending(lib: "Library", apply: bool = True) -> list[str]:
+    """Under the writer lock every 'pending' paper belongs to a dead add: remove it (and its PDF).
+
+    With apply=False the removals stay as tombstones for the caller to apply to the indexes."""
+    pending = lib.store.pending_papers()
+    for pid in pending:
+        paper = lib.store.get_paper(pid)
+        chunk_ids = lib.store.remove_paper(pid)  # leaves a tombstone until the indexes drop it
+        if paper is not None and paper.pdf_path:
+            Path(paper.pdf_path).unlink(missing_ok=True)
+        if apply:
+            catch_up(lib)
+            lib._index([], [pid], chunk_ids)
+    return pending
 
 
 def _vectors_match(lib: "Library", want: np.ndarray) -> bool:

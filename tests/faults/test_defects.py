@@ -163,7 +163,7 @@ def test_defect5_shell_reads_invalid_utf8_and_says_which_bytes(tmp_home: Path):
     import sys
 
     proc = subprocess.run([sys.executable, "-m", "paperdesk", "--offline", "shell", "--keep-going"],
-                          input=b"find \xff\xfe x\nhelp\n", capture_output=True, timeout=120)
+                          input=b"find \xff\xfe x\nhelp\n", capture_output=True, timeout=120, cwd=tmp_home)
     err = proc.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err and "not valid UTF-8 (\\xff \\xfe)" in err
     assert b"> help" in proc.stdout  # the shell went on to the next line
@@ -322,7 +322,8 @@ def test_lesser_arxiv_library_warnings_go_to_the_log_not_stderr(capfd, caplog, a
     finally:
         server.stop()
     assert "Skipping entry" not in capfd.readouterr().err
-    assert any("Skipping entry" in r.getMessage() for r in caplog.records)
+    assert any(r.name == "paperdesk.arxiv" and "Skipping entry" in r.getMessage() for r in caplog.records)
+    assert not any(r.name.startswith("arxiv") for r in caplog.records)  # not left to propagate to stderr
 
 
 def test_lesser_non_http_pdf_link_and_download_errors_name_the_paper(library, tmp_path):
@@ -352,3 +353,14 @@ def test_lesser_add_empty_string_is_a_usage_error(tmp_home, capsys):
 
     assert main(["add", ""]) == 2
     assert "give an arXiv id" in capsys.readouterr().err
+
+
+def test_defect3_adding_again_after_a_dead_add_really_adds_it(settings, embedder):
+    lib = Library(settings, embedder=embedder)
+    paper = lib.add_pdf(PAPERS / "2304.02623v1.pdf").paper
+    with lib.store.transaction() as conn:  # another process died mid-add; this one stays open
+        conn.execute("UPDATE papers SET index_state = 'pending' WHERE id = ?", (paper.id,))
+    result = lib.add_pdf(PAPERS / "2304.02623v1.pdf")
+    assert result.created and result.paper.index_state == "indexed"
+    assert lib.integrity_problems() == []
+    lib.close()
