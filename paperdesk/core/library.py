@@ -129,20 +129,36 @@ class Library:
         matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(ids), DIM)
         return ids, matrix
 
-    def _rebuild_keyword(self) -> None:
+    def _rebuild_keyword(self, fresh: bool = False) -> None:
+        if fresh:
+            self.keyword.reset()
         docs: dict[str, list[KeywordDoc]] = {}
         for chunk, title in self.store.indexed_chunks():
             docs.setdefault(chunk.paper_id, []).append(
                 KeywordDoc(chunk.id, chunk.paper_id, title, chunk.section, chunk.text)
             )
-        self.keyword.replace_papers(docs, clear=True)
+        try:
+            self.keyword.replace_papers(docs, clear=True)
+        except ValueError as exc:
+            if fresh or is_disk_full(exc):
+                raise
+            self._rebuild_keyword(fresh=True)  # files a killed commit left behind: start from nothing
 
     def _index(self, add: Sequence[str], remove: Sequence[str], removed_chunks: Sequence[int]) -> None:
         """Make both indexes hold `add` and not `remove`, then record that atomically (writer lock held)."""
         docs: dict[str, list[KeywordDoc]] = {pid: [] for pid in add}
         for chunk, title in self.store.indexed_chunks(list(add)) if add else []:
             docs[chunk.paper_id].append(KeywordDoc(chunk.id, chunk.paper_id, title, chunk.section, chunk.text))
-        self.keyword.replace_papers(docs, remove=remove)
+        try:
+            self.keyword.replace_papers(docs, remove=remove)
+        except ValueError as exc:
+            if is_disk_full(exc):
+                raise
+            # A commit killed half-way can leave files tantivy refuses to overwrite (FileAlreadyExists):
+            # the index is derived, so start it afresh from the store, then apply this change.
+            repair._log.info("rebuilding the keyword index after: %s", exc)
+            self._rebuild_keyword(fresh=True)
+            self.keyword.replace_papers(docs, remove=remove)
         ids, matrix = self._stored_vectors(list(add)) if add else ([], np.zeros((0, DIM), np.float32))
         self.vectors.replace(ids, matrix, remove_ids=removed_chunks)
         generation = self.store.vector_generation() + 1

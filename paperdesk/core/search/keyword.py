@@ -61,6 +61,14 @@ class KeywordIndex:
         tag.write_text(SCHEMA_TAG)
         self.fresh = self.index.searcher().num_docs == 0
 
+    def reset(self) -> None:
+        """Start over with an empty index (derived data: the caller refills it from the store)."""
+        self.index = None  # type: ignore[assignment]  # drop tantivy's handles before deleting its files
+        shutil.rmtree(self.directory, ignore_errors=True)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.index = tantivy.Index(self.schema, path=str(self.directory), reuse=False)
+        (self.directory / "SCHEMA").write_text(SCHEMA_TAG)
+
     def _writer(self) -> tantivy.IndexWriter:
         try:
             return self.index.writer(heap_size=WRITER_HEAP, num_threads=1)
