@@ -13,3 +13,4 @@ $PD bench startup
 $PD bench route
 $PD bench memory
 $PD bench discuss tests/fixtures/papers/2302.07302v1.pdf
+$PD bench faults

@@ -135,6 +135,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = bench_sub.add_parser("research", help="plan, per-step, synthesis, total time of a 3-step plan; cancel latency")
     p.add_argument("--library", help="data dir of a library holding the 4 fixture papers (default: a new temp one)")
     p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("faults", help="kill -9, two writers, full disk, hostile HTTP, bad input: tries/clean/lost")
+    p.add_argument("--kills", type=int, default=24, help="kill -9 trials in all (add, summarize, research)")
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "http", "input"))
+    p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--json", action="store_true")
@@ -153,9 +158,22 @@ def _settings(args: argparse.Namespace) -> Settings:
     return settings.with_overrides(**overrides) if overrides else settings
 
 
+def _clean_argv(argv: list[str]) -> list[str]:
+    """Arguments with bytes that are not UTF-8 (surrogate-escaped by Python) replaced, and said so."""
+    from paperdesk.console import clean_line
+
+    out = []
+    for arg in argv:
+        fixed, warning = clean_line(arg)
+        if warning:
+            print(warning.replace("the line", "an argument"), file=sys.stderr)
+        out.append(fixed)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(_clean_argv(sys.argv[1:] if argv is None else argv))
         if args.verb is None:
             from paperdesk.tui.launch import run_tui
 
@@ -194,6 +212,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except PaperdeskError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:
+        from paperdesk.core.diskspace import is_disk_full
+
+        if not is_disk_full(exc):
+            raise
+        print(f"error: the disk is full ({exc}); nothing half-written was kept: free some space and retry",
+              file=sys.stderr)
         return 1
 
 

@@ -106,6 +106,11 @@ def cmd_redo(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.core.agents.answer import answer
 
+    from paperdesk.cli import UsageError
+    from paperdesk.core.library import MAX_K
+
+    if not 1 <= args.k <= MAX_K:
+        raise UsageError(f"ask: --k must be between 1 and {MAX_K}")
     library = Library(settings)
     question = " ".join(args.question).strip()
     if not question:

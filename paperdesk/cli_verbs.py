@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from paperdesk.cli import UsageError, print_json
@@ -10,29 +11,50 @@ from paperdesk.console import ProgressLine, authors as _authors, date as _date
 from paperdesk.config import Settings
 from paperdesk.core.errors import InvalidIdError, PaperdeskError, PdfError
 from paperdesk.core.ids import looks_like_arxiv
-from paperdesk.core.library import Library
+from paperdesk.core.library import MAX_K, Library
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
 
 
+def open_library(settings: Settings) -> Library:
+    """The library, saying on stderr when it has to wait for another process's write."""
+    return Library(settings, on_wait=lambda message: print(message, file=sys.stderr, flush=True))
+
+
+def _is_file(source: str) -> bool:
+    try:
+        return Path(source).exists()
+    except (OSError, ValueError):  # a name too long for the OS, or with a NUL byte, names no file
+        return False
+
+
 def cmd_add(args: argparse.Namespace, settings: Settings) -> int:
-    library = Library(settings)
+    source = args.source
+    if not source.strip():
+        raise UsageError("add: give an arXiv id (2302.07302), an arXiv URL or the path of a PDF file")
+    library = open_library(settings)
     progress = ProgressLine()
     try:
-        source = args.source
-        if Path(source).exists():
+        if _is_file(source):
             result = library.add_pdf(Path(source), progress=progress)
         elif not looks_like_arxiv(source):
             if source.lower().endswith(".pdf"):
                 raise PdfError(f"no such file: {source}")
+            shown = source if len(source) <= 80 else source[:77] + "..."
             raise InvalidIdError(
-                f"not an arXiv id and no such file: {source!r}; use an id like 2302.07302, an arXiv URL, or a PDF path"
+                f"not an arXiv id and no such file: {shown!r}; use an id like 2302.07302, an arXiv URL, or a PDF path"
             )
         else:
             if settings["offline"]:
                 raise PaperdeskError(f"offline: cannot download {source}; add a local PDF instead or drop --offline")
-            result = library.add_arxiv(source, ArxivClient.from_settings(settings), progress=progress)
+            client = ArxivClient.from_settings(settings)
+            client.on_wait = progress.countdown
+            result = library.add_arxiv(source, client, progress=progress)
     finally:
         progress.close()
+    if result.bad_pages:
+        pages = ", ".join(map(str, result.bad_pages))
+        print(f"warning: page(s) {pages} of the PDF are damaged; their text may be missing or incomplete",
+              file=sys.stderr)
     paper = result.paper
     chunks = len(library.store.chunks_of(paper.id))
     if args.json:
@@ -80,8 +102,8 @@ def _arxiv_json(r: ArxivPaper) -> dict:
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
-    if args.k < 1:
-        raise UsageError("search: --k must be at least 1")
+    if not 1 <= args.k <= MAX_K:
+        raise UsageError(f"search: --k must be between 1 and {MAX_K}")
     library = Library(settings)
     hits = library.search(" ".join(args.query), k=args.k, mode=args.mode, papers=args.paper)
     if args.json:
@@ -99,10 +121,11 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
     library = Library(settings)
     per_page = 20
-    papers, total = library.list(args.page, per_page)
+    total = library.store.count_papers()
     pages = max(1, -(-total // per_page))
-    if args.page > pages:
+    if not 1 <= args.page <= pages:
         raise UsageError(f"list: page {args.page} does not exist; the library has {pages} page(s)")
+    papers, total = library.list(args.page, per_page)
     if args.json:
         print_json({"papers": [p.to_json() for p in papers], "page": args.page, "pages": pages, "total": total})
         return 0
@@ -144,7 +167,7 @@ def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_remove(args: argparse.Namespace, settings: Settings) -> int:
-    library = Library(settings)
+    library = open_library(settings)
     paper = library.get(args.id)
     library.remove(paper.id)
     if args.json:

@@ -8,6 +8,7 @@ A bad value raises ConfigError naming the key and where the value came from.
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ APP_NAME = "paperdesk"
 
 
 def _positive(v: float) -> bool:
-    return v > 0
+    return v > 0 and v != float("inf")
 
 
 def _fraction(v: float) -> bool:
@@ -37,6 +38,7 @@ class Key:
     check: Callable[[Any], bool] | None = None
     hint: str = ""
     choices: tuple[str, ...] = ()
+    secret: bool = False  # its value is never shown, not even in an error about it
 
     @property
     def env(self) -> str:
@@ -52,6 +54,10 @@ KEYS: tuple[Key, ...] = (
     Key("arxiv.num_retries", int, 3, lambda v: v >= 0),
     Key("arxiv.timeout", float, 30.0, _positive),
     Key("arxiv.max_results", int, 20, _positive),
+    Key("arxiv.max_pdf_mb", float, 200.0, _positive, "largest PDF a download accepts, in MB"),
+    Key("arxiv.download_deadline", float, 600.0, _positive, "seconds a whole PDF download may take"),
+    Key("library.lock_wait_seconds", float, 120.0, lambda v: 0 <= v < float("inf"),
+        "seconds a write waits for another paperdesk process to finish writing"),
     Key("arxiv.offline_retry_seconds", float, 60.0, lambda v: v >= 0, "seconds find stays off after arXiv was unreachable"),
     Key("search.mode", str, "hybrid", choices=("hybrid", "keyword", "vector")),
     Key("search.fusion", str, "convex", choices=("rrf", "convex")),
@@ -78,7 +84,8 @@ KEYS: tuple[Key, ...] = (
     Key("llm.n_batch", int, 128, _positive, "prompt tokens per llama.cpp call; a cancel lands between calls"),
     Key("llm.backend", str, "local", choices=("local", "remote")),
     Key("llm.remote_url", str, "", hint="base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000"),
-    Key("llm.api_key", str, ""),
+    Key("llm.api_key", str, "", lambda v: v.isascii() and v.isprintable(),
+        "printable ASCII (an API key cannot hold other characters)", secret=True),
     Key("llm.timeout", float, 120.0, _positive),
     Key("summary.section_tokens", int, 90, _positive, "tokens per summary section"),
     Key("summary.map_tokens", int, 80, _positive, "tokens of notes per excerpt"),
@@ -119,7 +126,8 @@ def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 def _coerce(key: Key, raw: Any, source: str) -> Any:
     def bad(expected: str) -> ConfigError:
-        return ConfigError(f"config key {key.name} ({source}): expected {expected}, got {raw!r}")
+        got = f"a {type(raw).__name__} (value hidden: it is a secret)" if key.secret else repr(raw)
+        return ConfigError(f"config key {key.name} ({source}): expected {expected}, got {got}")
 
     if isinstance(raw, str) and key.kind is not str:
         text = raw.strip()
@@ -134,6 +142,8 @@ def _coerce(key: Key, raw: Any, source: str) -> Any:
                     raise ValueError
             else:
                 value = key.kind(text)
+            if key.kind is float and not math.isfinite(value):
+                raise ValueError
         except ValueError:
             raise bad({bool: "true or false", int: "an integer", float: "a number"}[key.kind]) from None
     else:
@@ -142,6 +152,8 @@ def _coerce(key: Key, raw: Any, source: str) -> Any:
             value = float(value)
         if not isinstance(value, key.kind) or (key.kind is int and isinstance(value, bool)):
             raise bad(key.kind.__name__)
+        if key.kind is float and not math.isfinite(value):
+            raise bad("a finite number")
     if key.choices and value not in key.choices:
         raise bad("one of " + ", ".join(key.choices))
     if key.check is not None and not key.check(value):
@@ -170,7 +182,7 @@ class Settings:
                 raise ConfigError(f"unknown config key {dotted}")
             values[dotted] = _coerce(key, raw, "override")
             sources[dotted] = "override"
-        return Settings(values, sources)
+        return _checked(Settings(values, sources))
 
     @property
     def home(self) -> Path:
@@ -211,4 +223,15 @@ def load_settings(environ: dict[str, str] | None = None, path: Path | None = Non
             sources[key.name] = key.env
     if home_env:
         values["home"] = home_env
-    return Settings(values, sources)
+    return _checked(Settings(values, sources))
+
+
+def _checked(settings: Settings) -> Settings:
+    """Rules between keys, caught at load rather than as a traceback deep in ingest."""
+    chunk, overlap = settings["ingest.chunk_words"], settings["ingest.overlap_words"]
+    if chunk < 10 or overlap > chunk // 2:
+        raise ConfigError(
+            f"ingest.overlap_words = {overlap} ({settings.sources['ingest.overlap_words']}) must be at most half of "
+            f"ingest.chunk_words = {chunk} ({settings.sources['ingest.chunk_words']}), and chunk_words at least 10"
+        )
+    return settings

@@ -18,6 +18,7 @@ class ProgressLine:
         self.tty = self.stream.isatty()
         self.stage = ""
         self.last = 0.0
+        self._last_countdown: float | None = None
 
     def __call__(self, p: Progress) -> None:
         now = time.monotonic()
@@ -34,6 +35,20 @@ class ProgressLine:
         done = amount(p.done, p.unit)
         total = f"/{amount(p.total, p.unit)}" if p.total else ""
         print(f"\r\033[K{p.stage}: {done}{total}", end="", file=self.stream, flush=True)
+
+    def countdown(self, seconds_left: float, why: str) -> None:
+        """A retry wait, counted down: rewritten in place on a terminal, whole seconds otherwise."""
+        if seconds_left <= 0:
+            self._last_countdown = None
+            if self.tty:
+                print("\r\033[K", end="", file=self.stream, flush=True)
+            return
+        text = f"{why}; retrying in {seconds_left:.0f} s (Ctrl-C cancels)"
+        if self.tty:
+            print(f"\r\033[K{text}", end="", file=self.stream, flush=True)
+        elif self._last_countdown is None or self._last_countdown - seconds_left >= 10 or seconds_left < 1.5:
+            self._last_countdown = seconds_left  # a log gets a line every 10 s, not every second
+            print(text, file=self.stream, flush=True)
 
     def close(self) -> None:
         if self.tty and self.stage:
@@ -53,3 +68,13 @@ def date(ts: float) -> str:
 
 def authors(names: list[str], limit: int = 3) -> str:
     return ", ".join(names[:limit]) + (" et al." if len(names) > limit else "")
+
+
+def clean_line(line: str) -> tuple[str, str | None]:
+    """The line with invalid UTF-8 (surrogate-escaped bytes) replaced by U+FFFD, and a warning naming them."""
+    bad = [ord(ch) - 0xDC00 for ch in line if 0xDC80 <= ord(ch) <= 0xDCFF]
+    if not any(0xD800 <= ord(ch) <= 0xDFFF for ch in line):
+        return line, None
+    shown = " ".join(f"\\x{b:02x}" for b in bad[:8]) + (" ..." if len(bad) > 8 else "")
+    fixed = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in line)
+    return fixed, f"warning: the line had bytes that are not valid UTF-8 ({shown}); they were read as \ufffd"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from paperdesk.config import Settings
-from paperdesk.console import ProgressLine
+from paperdesk.console import ProgressLine, clean_line
 from paperdesk.core.commands import command_names
 from paperdesk.core.desk import Desk
 from paperdesk.core.views import (
@@ -146,6 +146,9 @@ def _setup_readline(history: Path) -> Any:
 def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None = None,
               out: TextIO | None = None, err: TextIO | None = None, desk: Desk | None = None) -> int:
     """Run the shell until quit or end of input; 1 if any command was refused or failed."""
+    if stdin is None and hasattr(sys.stdin, "reconfigure"):
+        # Undecodable bytes arrive as surrogates and are reported by `clean_line`, never crash a read.
+        sys.stdin.reconfigure(errors="surrogateescape")
     stdin, out, err = stdin or sys.stdin, out or sys.stdout, err or sys.stderr
     interactive = stdin.isatty() and out.isatty()
     owned = desk is None
@@ -162,6 +165,10 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
             line = _read(stdin, interactive, desk)
             if line is None:
                 break
+            line, warning = clean_line(line)
+            if warning:
+                err.write(warning + "\n")
+                err.flush()
             line = line.strip()
             if not line or line.startswith("#"):
                 continue

@@ -200,7 +200,7 @@ class Desk:
             return Outcome(name, "error", str(exc))
         except Exception as exc:  # a bug must not take the session down; the log has the details
             log = self.settings.home / "paperdesk.log"
-            with log.open("a", encoding="utf-8") as fh:
+            with log.open("a", encoding="utf-8", errors="backslashreplace") as fh:  # any text, even surrogates
                 fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {name}\n{traceback.format_exc()}\n")
             return Outcome(name, "error", f"internal error in {command.name}: {type(exc).__name__}: {exc} "
                                           f"(details in {log}); your library and drafts are unchanged")

@@ -15,8 +15,9 @@ from paperdesk.core.errors import InvalidIdError
 _NEW = r"(?P<new>\d{4}\.\d{4,5})"
 _OLD = r"(?P<old>[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7})"
 _VERSION = r"(?:v(?P<version>[1-9]\d{0,3}))?"
-_ARXIV_RE = re.compile(rf"^(?:{_NEW}|{_OLD}){_VERSION}$")
-_URL_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(?P<rest>.+?)(?:\.pdf)?/?$", re.I)
+# re.ASCII: \d would also match full-width and other Unicode digits, which no arXiv id has.
+_ARXIV_RE = re.compile(rf"^(?:{_NEW}|{_OLD}){_VERSION}$", re.ASCII)
+_URL_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(?P<rest>.+?)(?:\.pdf)?/?$", re.I | re.ASCII)
 _LOCAL_RE = re.compile(r"^local-[0-9a-f]{12}$")
 
 

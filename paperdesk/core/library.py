@@ -1,20 +1,20 @@
 """The paper library: catalogue, PDFs and both search indexes kept in step.
 
-Adding a paper parses and embeds it first (no writes), then copies the PDF in
-atomically, then stores the paper as 'pending' in one transaction, then
-updates the indexes and marks it 'indexed'. Opening the library finishes or
-undoes whatever a killed process left half-way, so the indexes always match
-the catalogue.
+Adding a paper parses and embeds it first (no writes, no lock), then, holding
+the writer lock, copies the PDF in atomically, stores the paper as 'pending'
+in one transaction, updates the indexes and marks it 'indexed'. Any failure
+(disk full, a kill) undoes the add: here at once, or on the next open for a
+killed process (library_repair.py). Opening never finishes someone else's add.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import time
-from dataclasses import dataclass
+import sqlite3
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -31,8 +31,13 @@ from paperdesk.core.search.keyword import KeywordDoc, KeywordIndex
 from paperdesk.core.search.vectors import VectorIndex
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
 from paperdesk.core.store import Chunk, Paper, Store
+from paperdesk.core import library_repair as repair
+from paperdesk.core.diskspace import disk_full, is_disk_full
+from paperdesk.core.writelock import WriterLock
 
-ORPHAN_AGE = 3600.0  # seconds before a stray temp file or unowned PDF counts as left behind
+
+
+MAX_K = 10_000  # more hits than anyone reads; also keeps k inside what tantivy and numpy accept
 
 
 @dataclass
@@ -68,18 +73,27 @@ class Hit:
 class AddResult:
     paper: Paper
     created: bool  # False when the paper was already in the library
+    bad_pages: list[int] = field(default_factory=list)  # pages MuPDF could not parse (kept as empty text)
 
 
 class Library:
     """Everything stored about papers, behind one object that the Desk and CLI use."""
 
     def __init__(self, settings: Settings, embedder: Embedder | None = None,
-                 progress: ProgressCallback | None = None) -> None:
+                 progress: ProgressCallback | None = None, on_wait: Callable[[str], None] | None = None) -> None:
         self.settings = settings
         self.home = settings.home
-        self.home.mkdir(parents=True, exist_ok=True)
         self.papers_dir = self.home / "papers"
-        self.papers_dir.mkdir(exist_ok=True)
+        try:
+            self.papers_dir.mkdir(parents=True, exist_ok=True)
+            (self.home / "index").mkdir(exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot use {self.home} as the data directory ({exc.strerror or exc}); "
+                "set PAPERDESK_HOME or --home to a writable directory"
+            ) from None
+        # One writer at a time across store + keyword index + vector cache (see writelock.py).
+        self.lock = WriterLock(self.home / "write.lock", wait=settings["library.lock_wait_seconds"], on_wait=on_wait)
         self.store = Store(self.home / "library.sqlite")
         self.keyword = KeywordIndex(self.home / "index" / "keyword")
         self.vectors = VectorIndex(self.home / "index")
@@ -87,38 +101,27 @@ class Library:
         self.embedder = embedder or Embedder(Path(model_dir) if model_dir else None, settings["embedding.batch_size"],
                                              settings["embedding.backend"])
         self.ranker = HybridRanker.from_settings(self.keyword, self.vectors, self.embedder.encode_query, settings)
-        self._reconcile(progress)
+        repair.reconcile(self)
+        if reindex.needs_reindex(self.store, self.embedder):  # another backend or model made the vectors
+            with self.lock.hold(wait=0) as held:
+                if held:
+                    self.reindex_vectors(progress)
 
     def close(self) -> None:
         self.store.close()
+        self.lock.close()
 
     # -- keeping the indexes in step ----------------------------------------------
 
-    def _reconcile(self, progress: ProgressCallback | None = None) -> None:
-        """Repair what a killed process left: stale caches, tombstones, pending papers; re-embed if the backend changed."""
-        if reindex.needs_reindex(self.store, self.embedder):
-            self.reindex_vectors(progress)
-        generation = self.store.vector_generation()
-        if not self.vectors.load_cache(generation):
-            ids, matrix = self._stored_vectors(None)
-            self.vectors.set_all(ids, matrix)
-            self.vectors.save_cache(generation)
-        if self.keyword.num_docs() != self.store.count_chunks(indexed_only=True):
-            self._rebuild_keyword()
-        tombstones = self.store.tombstones()
-        pending = self.store.pending_papers()
-        if tombstones or pending:
-            self._index(pending, [pid for pid, _ in tombstones], [c for _, ids in tombstones for c in ids])
-        self._remove_orphan_files()
-
     def reindex_vectors(self, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> int:
         """Re-embed every chunk with the current embedder (another backend or model made the index)."""
-        count = reindex.reembed_all(self.store, self.embedder, progress, cancel)
-        ids, matrix = self._stored_vectors(None)
-        self.vectors.set_all(ids, matrix)
-        generation = self.store.vector_generation() + 1
-        self.vectors.save_cache(generation)
-        self.store.finish_indexing([], [], generation)
+        with self.lock.hold(cancel=cancel):
+            count = reindex.reembed_all(self.store, self.embedder, progress, cancel)
+            ids, matrix = self._stored_vectors(None)
+            self.vectors.set_all(ids, matrix)
+            generation = self.store.vector_generation() + 1
+            self.vectors.save_cache(generation)
+            self.store.finish_indexing([], [], generation)
         return count
 
     def _stored_vectors(self, paper_ids: Sequence[str] | None) -> tuple[list[int], np.ndarray]:
@@ -135,13 +138,20 @@ class Library:
         matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(ids), DIM)
         return ids, matrix
 
-    def _rebuild_keyword(self) -> None:
+    def _rebuild_keyword(self, fresh: bool = False) -> None:
+        if fresh:
+            self.keyword.reset()
         docs: dict[str, list[KeywordDoc]] = {}
         for chunk, title in self.store.indexed_chunks():
             docs.setdefault(chunk.paper_id, []).append(
                 KeywordDoc(chunk.id, chunk.paper_id, title, chunk.section, chunk.text)
             )
-        self.keyword.replace_papers(docs, clear=True)
+        try:
+            self.keyword.replace_papers(docs, clear=True)
+        except ValueError as exc:
+            if fresh or is_disk_full(exc):
+                raise
+            self._rebuild_keyword(fresh=True)  # files a killed commit left behind: start from nothing
 
     def rebuild_indexes(self, progress: ProgressCallback | None = None) -> int:
         """Rebuild the keyword index and the vector cache from the store; return the chunk count.
@@ -150,40 +160,45 @@ class Library:
         derived data, and the store's indexed chunks (with their stored embeddings)
         are the truth. Opening the library has already finished half-done adds.
         """
-        total = self.store.count_chunks(indexed_only=True)
-        if progress is not None:
-            progress(Progress("keyword index", 0, total, "chunks"))
-        self._rebuild_keyword()
-        if progress is not None:
-            progress(Progress("keyword index", total, total, "chunks"))
-            progress(Progress("vector index", 0, total, "chunks"))
-        ids, matrix = self._stored_vectors(None)
-        self.vectors.set_all(ids, matrix)
-        self.vectors.save_cache(self.store.vector_generation())
-        if progress is not None:
-            progress(Progress("vector index", total, total, "chunks"))
+        with self.lock.hold():
+            total = self.store.count_chunks(indexed_only=True)
+            if progress is not None:
+                progress(Progress("keyword index", 0, total, "chunks"))
+            self._rebuild_keyword()
+            if progress is not None:
+                progress(Progress("keyword index", total, total, "chunks"))
+                progress(Progress("vector index", 0, total, "chunks"))
+            ids, matrix = self._stored_vectors(None)
+            self.vectors.set_all(ids, matrix)
+            self.vectors.save_cache(self.store.vector_generation())
+            if progress is not None:
+                progress(Progress("vector index", total, total, "chunks"))
         return total
 
     def _index(self, add: Sequence[str], remove: Sequence[str], removed_chunks: Sequence[int]) -> None:
-        """Make both indexes hold `add` and not `remove`, then record that atomically."""
+        """Make both indexes hold `add` and not `remove`, then record that atomically (writer lock held)."""
         docs: dict[str, list[KeywordDoc]] = {pid: [] for pid in add}
         for chunk, title in self.store.indexed_chunks(list(add)) if add else []:
             docs[chunk.paper_id].append(KeywordDoc(chunk.id, chunk.paper_id, title, chunk.section, chunk.text))
-        self.keyword.replace_papers(docs, remove=remove)
+        try:
+            self.keyword.replace_papers(docs, remove=remove)
+        except ValueError as exc:
+            if is_disk_full(exc):
+                raise
+            # A commit killed half-way can leave files tantivy refuses to overwrite (FileAlreadyExists):
+            # the index is derived, so start it afresh from the store, then apply this change.
+            repair._log.info("rebuilding the keyword index after: %s", exc)
+            self._rebuild_keyword(fresh=True)
+            self.keyword.replace_papers(docs, remove=remove)
         ids, matrix = self._stored_vectors(list(add)) if add else ([], np.zeros((0, DIM), np.float32))
         self.vectors.replace(ids, matrix, remove_ids=removed_chunks)
         generation = self.store.vector_generation() + 1
         self.vectors.save_cache(generation)
         self.store.finish_indexing(list(add), list(remove), generation)
 
-    def _remove_orphan_files(self) -> None:
-        """Delete PDFs no paper owns and temp files, once old enough not to be another process's."""
-        known = {Path(p.pdf_path).name for p in self.store.list_papers() if p.pdf_path}
-        cutoff = time.time() - ORPHAN_AGE
-        for path in self.papers_dir.iterdir():
-            orphan = path.name.endswith(".tmp") or (path.suffix == ".pdf" and path.name not in known)
-            if orphan and path.stat().st_mtime < cutoff:
-                path.unlink(missing_ok=True)
+    def integrity_problems(self) -> list[str]:
+        """What is wrong with the library (empty when store, indexes and files agree)."""
+        return repair.integrity_problems(self)
 
     # -- adding and removing ------------------------------------------------------
 
@@ -193,8 +208,13 @@ class Library:
         meta: ArxivPaper | None = None,
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
+        name: str | None = None,
     ) -> AddResult:
-        """Ingest a PDF (a local file, or one downloaded for `meta`) into the library."""
+        """Ingest a PDF (a local file, or one downloaded for `meta`) into the library.
+
+        `name` is what messages call the file (a download's temp file is named after its paper).
+        All or nothing: on any failure the paper, its PDF and its index entries are gone again.
+        """
         source = Path(source)
         if not source.is_file():
             raise PdfError(f"no such file: {source}")
@@ -204,24 +224,48 @@ class Library:
             overlap_words=self.settings["ingest.overlap_words"],
             progress=stage_reporter(progress, "parse", "pages"),
             cancel=cancel,
+            name=name,
         )
         paper = self._paper_record(parsed, meta)
         existing = self.store.get_paper(paper.id)
-        if existing is not None:
-            return AddResult(existing, False)
+        if existing is not None and existing.index_state == "indexed":
+            return AddResult(existing, False, parsed.bad_pages)
         if not parsed.chunks:
-            raise PdfError(f"{source.name}: no text could be extracted into chunks; is it a scanned PDF?")
+            raise PdfError(f"{name or source.name}: no text could be extracted into chunks; is it a scanned PDF?")
         vectors = self.embedder.encode(
             [c.text for c in parsed.chunks], progress=stage_reporter(progress, "embed", "chunks"), cancel=cancel
         )
         if cancel is not None:
             cancel.raise_if_cancelled()
-        reindex.mark_if_empty(self.store, self.embedder)
-        target = path_inside(self.papers_dir, paper.id + ".pdf")
+        with self.lock.hold(cancel=cancel):
+            reindex.mark_if_empty(self.store, self.embedder)
+            repair.catch_up(self)  # another process may have written while we parsed
+            repair.roll_back_pending(self)  # holding the lock, any pending add is a dead process's
+            existing = self.store.get_paper(paper.id)
+            if existing is not None:  # added by another process meanwhile (a pending one was rolled back on open)
+                return AddResult(existing, False, parsed.bad_pages)
+            target = path_inside(self.papers_dir, paper.id + ".pdf")
+            try:
+                self._commit_add(paper, parsed, vectors, source, target, progress, cancel)
+            except BaseException as exc:
+                self._undo_add(paper.id, target, source)
+                if is_disk_full(exc):
+                    needed = source.stat().st_size + sum(len(c.text) * 3 + 4 * DIM * 2 for c in parsed.chunks)
+                    raise disk_full(needed, self.home, f"add {name or source.name}") from None
+                if isinstance(exc, sqlite3.IntegrityError):
+                    raise StoreError(f"{paper.id} is already being added by another paperdesk process") from None
+                raise
+        return AddResult(self.store.get_paper(paper.id) or paper, True, parsed.bad_pages)
+
+    def _commit_add(self, paper: Paper, parsed: ParsedPdf, vectors: np.ndarray, source: Path, target: Path,
+                    progress: ProgressCallback | None, cancel: CancelToken | None) -> None:
         if source.resolve() != target:
             tmp = target.with_name(target.name + ".tmp")
-            shutil.copyfile(source, tmp)
-            os.replace(tmp, target)
+            try:
+                shutil.copyfile(source, tmp)
+                os.replace(tmp, target)
+            finally:
+                tmp.unlink(missing_ok=True)
         paper.pdf_path = str(target)
         blobs = [row.tobytes() for row in vectors.astype(np.float32)]
         self.store.add_paper(paper, parsed.pages, parsed.chunks, blobs)
@@ -232,7 +276,17 @@ class Library:
             self.reindex_vectors(progress, cancel)
         if progress is not None:
             progress(Progress("index", len(parsed.chunks), len(parsed.chunks), "chunks"))
-        return AddResult(self.store.get_paper(paper.id) or paper, True)
+
+    def _undo_add(self, paper_id: str, target: Path, source: Path) -> None:
+        """Roll a failed add back; the PDF goes first, since on a full disk its space lets the rest write."""
+        if source.resolve() != target:
+            target.unlink(missing_ok=True)
+        try:
+            if self.store.get_paper(paper_id) is not None:
+                chunk_ids = self.store.remove_paper(paper_id)
+                self._index([], [paper_id], chunk_ids)
+        except Exception as exc:  # still pending/tombstoned in the store: the next open finishes the undo
+            repair._log.info("undoing the add of %s is left to the next start: %s", paper_id, exc)
 
     def _paper_record(self, parsed: ParsedPdf, meta: ArxivPaper | None) -> Paper:
         if meta is None:
@@ -267,17 +321,19 @@ class Library:
         dest = path_inside(self.papers_dir, meta.short_id + ".download.tmp")
         client.download_pdf(meta, dest, progress=stage_reporter(progress, "download", "bytes"), cancel=cancel)
         try:
-            return self.add_pdf(dest, meta, progress=progress, cancel=cancel)
+            return self.add_pdf(dest, meta, progress=progress, cancel=cancel, name=f"the PDF of {meta.short_id}")
         finally:
             dest.unlink(missing_ok=True)
 
     def remove(self, paper_id: str) -> None:
         """Delete a paper, its PDF and its index entries."""
         paper = self.get(paper_id)
-        chunk_ids = self.store.remove_paper(paper.id)
-        self._index([], [paper.id], chunk_ids)
-        if paper.pdf_path:
-            Path(paper.pdf_path).unlink(missing_ok=True)
+        with self.lock.hold():
+            repair.catch_up(self)
+            chunk_ids = self.store.remove_paper(paper.id)
+            self._index([], [paper.id], chunk_ids)
+            if paper.pdf_path:
+                Path(paper.pdf_path).unlink(missing_ok=True)
 
     # -- reading ------------------------------------------------------------------
 
@@ -300,11 +356,14 @@ class Library:
         """One page of papers (1-based) and the total count."""
         if page < 1:
             raise InvalidIdError(f"page {page} does not exist; pages start at 1")
+        total = self.store.count_papers()
+        if page > max(1, -(-total // per_page)):  # also keeps the offset inside SQLite's 64-bit integers
+            raise InvalidIdError(f"page {page} does not exist; the library has {max(1, -(-total // per_page))} page(s)")
         return self.store.list_papers(per_page, (page - 1) * per_page), self.store.count_papers()
 
     def page_text(self, ref: str, page_no: int) -> tuple[Paper, str]:
         paper = self.get(ref)
-        text = self.store.page_text(paper.id, page_no)
+        text = self.store.page_text(paper.id, page_no) if 1 <= page_no <= paper.page_count else None
         if text is None:
             raise InvalidIdError(f"{paper.id} has pages 1-{paper.page_count}; there is no page {page_no}")
         return paper, text
@@ -319,9 +378,10 @@ class Library:
         """Hybrid (or keyword / vector) search over chunks, with snippets and component scores."""
         if not query.strip():
             raise InvalidIdError("empty query: say what to search for")
-        if k < 1:
-            raise InvalidIdError(f"k must be at least 1, got {k}")
+        if not 1 <= k <= MAX_K:
+            raise InvalidIdError(f"k must be between 1 and {MAX_K}, got {k}")
         paper_ids = [self.get(p).id for p in papers] if papers else None
+        repair.catch_up(self)  # see what other processes (a CLI beside the TUI) committed
         allowed = np.asarray(self.store.chunk_ids_of(paper_ids), dtype=np.int64) if paper_ids else None
         ranked = self.ranker.rank(query, k, mode or self.settings["search.mode"], paper_ids, allowed)
         chunks = self.store.chunks_by_ids([r.chunk_id for r in ranked])

@@ -103,7 +103,7 @@ def test_chunk_size_and_overlap_follow_arguments() -> None:
     assert sum(80 <= n <= 150 for n in lengths) >= len(lengths) * 0.7
     same = [(a, b) for a, b in zip(doc.chunks, doc.chunks[1:]) if a.section == b.section]
     assert same and all(a.text.split()[-20:] == b.text.split()[:20] for a, b in same)
-    with pytest.raises(ValueError):
+    with pytest.raises(PdfError, match="overlap_words"):
         parse_pdf(PAPERS / "2304.02623v1.pdf", chunk_words=100, overlap_words=100)
 
 

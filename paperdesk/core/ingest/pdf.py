@@ -7,7 +7,7 @@ is a `PdfError` whose one-line message says what is wrong and what to do.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -31,6 +31,7 @@ class ParsedPdf:
     pages: list[str]  # cleaned text of each page; pages[0] is page 1
     chunks: list[NewChunk]  # section-aware chunks, 1-based page_start/page_end
     sha256: str  # of the file bytes (used for local ids)
+    bad_pages: list[int] = field(default_factory=list)  # 1-based pages MuPDF reported damage on
 
 
 def _read(path: Path) -> bytes:
@@ -99,29 +100,49 @@ def parse_pdf(
     overlap_words: int = 50,
     progress: Callable[[int, int], None] | None = None,
     cancel: CancelToken | None = None,
+    name: str | None = None,
 ) -> ParsedPdf:
     """Parse a PDF into title, authors, cleaned page texts and section-aware chunks.
 
     `progress(pages_done, pages_total)` is called after each page; `cancel`
     is checked before each page and raises CancelledError. Raises PdfError for
     a missing, non-PDF, corrupt, truncated, encrypted, empty or image-only file.
+    `name` replaces the file name in messages (a download's temp file is named after its paper).
     """
     if chunk_words < 10 or not 0 <= overlap_words <= chunk_words // 2:
-        raise ValueError("chunk_words must be >= 10 and 0 <= overlap_words <= chunk_words / 2")
+        raise PdfError(
+            f"ingest.chunk_words = {chunk_words} and ingest.overlap_words = {overlap_words} do not fit: "
+            "chunk_words must be at least 10 and overlap_words at most half of it; fix the config"
+        )
     path = Path(path)
+    try:
+        return _parse(path, chunk_words, overlap_words, progress, cancel)
+    except PdfError as exc:
+        if name is None:
+            raise
+        raise PdfError(str(exc).replace(str(path), name).replace(path.name, name)) from None
+
+
+def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[[int, int], None] | None,
+           cancel: CancelToken | None) -> ParsedPdf:
     data = _read(path)
     doc = _open(path, data)
     try:
         meta = doc.metadata or {}
         total = doc.page_count
         pages: list[layout.PageLines] = []
+        bad_pages: list[int] = []
         for i in range(total):
             if cancel is not None:
                 cancel.raise_if_cancelled()
+            pymupdf.TOOLS.reset_mupdf_warnings()
             try:
                 raw = layout.page_dict(doc.load_page(i))
             except Exception as exc:  # a page MuPDF cannot interpret
                 raise _corrupt(path) from exc
+            # A damaged content stream still yields a page, minus what followed the damage: say which.
+            if "error" in pymupdf.TOOLS.mupdf_warnings().lower():
+                bad_pages.append(i + 1)
             pages.append(layout.page_lines(raw, i + 1, keep_spans=i < 2))
             if progress is not None:
                 progress(i + 1, total)
@@ -133,7 +154,9 @@ def parse_pdf(
     finally:
         pymupdf.TOOLS.reset_mupdf_warnings()
         doc.close()
-    return _assemble(path, pages, meta, hashlib.sha256(data).hexdigest(), chunk_words, overlap_words)
+    parsed = _assemble(path, pages, meta, hashlib.sha256(data).hexdigest(), chunk_words, overlap_words)
+    parsed.bad_pages = bad_pages
+    return parsed
 
 
 def _assemble(path: Path, pages: list[layout.PageLines], meta: dict, digest: str,

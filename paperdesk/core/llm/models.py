@@ -18,6 +18,7 @@ import platformdirs
 
 from paperdesk.config import Settings
 from paperdesk.core.errors import ConfigError
+from paperdesk.core.redact import redact_url
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 
@@ -73,7 +74,7 @@ def resolve_model(settings: Settings, cache_dir: Path | None = None) -> ModelCho
 def describe_model(settings: Settings) -> str:
     """A short name of the model that will run, without loading or assembling anything."""
     if settings["llm.backend"] == "remote":
-        return f"remote {settings['llm.remote_url'] or '(llm.remote_url unset)'}"
+        return f"remote {redact_url(settings['llm.remote_url']) or '(llm.remote_url unset)'}"
     configured = settings["llm.model_path"]
     if configured:
         return Path(configured).stem

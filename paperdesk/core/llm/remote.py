@@ -12,8 +12,24 @@ from typing import Any, Iterator
 import requests
 
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.errors import NetworkError
+from paperdesk.core.errors import ConfigError, NetworkError
 from paperdesk.core.llm.backend import GenerationRequest
+from paperdesk.core.redact import redact_url
+
+
+def _choice(data: str, shown_url: str) -> dict[str, Any]:
+    """The first choice of one SSE event; a clear error when the server speaks something else."""
+    try:
+        event = json.loads(data)
+        choice = event["choices"][0]
+        if not isinstance(choice, dict):
+            raise TypeError
+        return choice
+    except (ValueError, KeyError, IndexError, TypeError):
+        raise NetworkError(
+            f"the model server at {shown_url} sent a stream event that is not an OpenAI completion "
+            f"({data[:60]!r}); check llm.remote_url points at an OpenAI-compatible server"
+        ) from None
 
 
 class RemoteBackend:
@@ -23,12 +39,16 @@ class RemoteBackend:
         self.base_url = base_url.rstrip("/")
         if self.base_url.endswith("/v1"):
             self.base_url = self.base_url[:-3]
+        if not (api_key.isascii() and api_key.isprintable()):
+            raise ConfigError("llm.api_key holds characters an HTTP header cannot carry; use the key as issued")
         self._api_key = api_key
         self.timeout = timeout
         self.model = model
+        # Credentials in the URL (http://user:key@host) are sent, never shown.
+        self.shown_url = redact_url(self.base_url)
 
     def __repr__(self) -> str:  # no key in reprs, logs or tracebacks
-        return f"RemoteBackend({self.base_url!r})"
+        return f"RemoteBackend({self.shown_url!r})"
 
     def _body(self, request: GenerationRequest) -> tuple[str, dict[str, Any]]:
         body: dict[str, Any] = {"max_tokens": request.max_tokens, "temperature": request.temperature, "stream": True}
@@ -61,11 +81,11 @@ class RemoteBackend:
             response = requests.post(url, json=body, headers=headers, stream=True, timeout=self.timeout)
         except requests.RequestException as exc:
             raise NetworkError(
-                f"model server unreachable at {self.base_url} ({type(exc).__name__}); start it or fix llm.remote_url"
+                f"model server unreachable at {self.shown_url} ({type(exc).__name__}); start it or fix llm.remote_url"
             ) from None
         with response:
             if response.status_code != 200:
-                raise NetworkError(f"model server at {self.base_url} answered HTTP {response.status_code} for {path}")
+                raise NetworkError(f"model server at {self.shown_url} answered HTTP {response.status_code} for {path}")
             try:
                 for line in response.iter_lines(decode_unicode=True):
                     if not line or not line.startswith("data:"):
@@ -73,7 +93,7 @@ class RemoteBackend:
                     data = line[5:].strip()
                     if data == "[DONE]":
                         return
-                    choice = json.loads(data)["choices"][0]
+                    choice = _choice(data, self.shown_url)
                     text = choice.get("text") if "text" in choice else (choice.get("delta") or {}).get("content")
                     yield text or "", choice.get("finish_reason")
             except requests.RequestException as exc:

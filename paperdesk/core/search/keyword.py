@@ -86,6 +86,14 @@ class KeywordIndex:
         """Set the title boost and pseudo-relevance feedback (top `prf_docs` hits, weight `prf_weight`)."""
         self.title_boost, self.prf_docs, self.prf_weight, self.prf_terms = title_boost, prf_docs, prf_weight, prf_terms
 
+    def reset(self) -> None:
+        """Start over with an empty index (derived data: the caller refills it from the store)."""
+        self.index = None  # type: ignore[assignment]  # drop tantivy's handles before deleting its files
+        shutil.rmtree(self.directory, ignore_errors=True)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.index = tantivy.Index(self.schema, path=str(self.directory), reuse=False)
+        (self.directory / "SCHEMA").write_text(SCHEMA_TAG)
+
     def _writer(self) -> tantivy.IndexWriter:
         try:
             return self.index.writer(heap_size=WRITER_HEAP, num_threads=1)
@@ -122,6 +130,14 @@ class KeywordIndex:
 
     def num_docs(self) -> int:
         return self.index.searcher().num_docs
+
+    def chunk_ids(self) -> list[int]:
+        """Every chunk id in the index (sorted), to check it against the store by id, not by count."""
+        searcher = self.index.searcher()
+        if searcher.num_docs == 0:
+            return []
+        hits = searcher.search(tantivy.Query.all_query(), limit=searcher.num_docs, count=False).hits
+        return sorted(int(c) for c in searcher.fast_field_values("chunk_id", [address for _s, address in hits]))
 
     def build_query(self, query: str, papers: Sequence[str] | None = None) -> tantivy.Query | None:
         terms = query_terms(query)

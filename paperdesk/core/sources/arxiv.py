@@ -10,12 +10,14 @@ failure becomes a paperdesk error whose message says what to do.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import secrets
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Callable
@@ -23,6 +25,7 @@ from urllib.parse import urlsplit
 
 import arxiv
 import requests
+import urllib3
 from arxiv import _feed
 from lxml import etree
 
@@ -35,7 +38,9 @@ from paperdesk.core.errors import (
     NotFoundError,
     PaperdeskError,
 )
+from paperdesk.core.diskspace import disk_full, is_disk_full
 from paperdesk.core.ids import parse_arxiv_id
+from paperdesk.core.redact import redact_url
 
 DEFAULT_API_URL = "https://export.arxiv.org/api/query"
 _ATOM_FEED = "{http://www.w3.org/2005/Atom}feed"
@@ -123,8 +128,14 @@ class ArxivClient:
         delay_seconds: float = 3.0,
         num_retries: int = 3,
         timeout: float = 30.0,
+        max_pdf_bytes: int = 200_000_000,
+        download_deadline: float = 600.0,
     ) -> None:
         self.api_url = api_url
+        self.max_pdf_bytes = max_pdf_bytes
+        self.download_deadline = download_deadline
+        # Called with (seconds left, why) once a second while a retry waits; the CLI shows a countdown.
+        self.on_wait: Callable[[float, str], None] | None = None
         self.delay_seconds = delay_seconds
         self.num_retries = num_retries
         self.timeout = timeout
@@ -132,7 +143,8 @@ class ArxivClient:
         self.max_retry_wait = 60.0
         # Only used for URL building; its own fetch loop (no backoff, no timeout) is never called.
         self._formatter = arxiv.Client(page_size=100, delay_seconds=delay_seconds, num_retries=0)
-        self._formatter.query_url_format = api_url + "?{}"
+        # The URL is a str.format template: braces in a configured URL must stay literal.
+        self._formatter.query_url_format = api_url.replace("{", "{{").replace("}", "}}") + "?{}"
         self._session = requests.Session()
         self._session.headers["User-Agent"] = f"paperdesk/{_PAPERDESK_VERSION} (arxiv.py/{arxiv.__version__})"
         self._lock = threading.Lock()  # one request at a time, so the spacing holds across threads
@@ -146,6 +158,8 @@ class ArxivClient:
             delay_seconds=settings["arxiv.delay_seconds"],
             num_retries=settings["arxiv.num_retries"],
             timeout=settings["arxiv.timeout"],
+            max_pdf_bytes=int(settings["arxiv.max_pdf_mb"] * 1_000_000),
+            download_deadline=settings["arxiv.download_deadline"],
         )
 
     # -- public ----------------------------------------------------------
@@ -202,6 +216,11 @@ class ArxivClient:
         url = paper.pdf_url or paper.abs_url.replace("/abs/", "/pdf/", 1)
         if "/pdf/" not in url:
             raise NotFoundError(f"no PDF link for {paper.short_id}; open {paper.abs_url or 'its arXiv page'}")
+        if urlsplit(url).scheme not in ("http", "https"):
+            raise NotFoundError(
+                f"the PDF link arXiv gave for {paper.short_id} is not an http(s) URL ({redact_url(url)}); "
+                f"download it by hand and add the file"
+            )
         dest = Path(dest)
         dest.parent.mkdir(parents=True, exist_ok=True)
         what = f"download of {paper.short_id}"
@@ -213,6 +232,9 @@ class ArxivClient:
             resp.close()
             raise NetworkError(f"{what} failed: HTTP {resp.status_code}; try again later")
         total = _content_length(resp)
+        if total is not None and total > self.max_pdf_bytes:
+            resp.close()
+            raise NetworkError(_too_big(what, total, self.max_pdf_bytes))
         # Same directory as dest so os.replace is an atomic rename; mode 0o666 lets the umask decide.
         tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.part"
         created = False
@@ -221,13 +243,16 @@ class ArxivClient:
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
                 created = True
                 with os.fdopen(fd, "wb") as out:
-                    self._stream_body(resp, out, total, progress, cancel, what)
+                    self._stream_body(resp, out, total, progress, cancel, what,
+                                      self.max_pdf_bytes, time.monotonic() + self.download_deadline)
                     out.flush()
                     os.fsync(out.fileno())  # the bytes are on disk before the name points at them
             os.replace(tmp, dest)
-        except BaseException:
+        except BaseException as exc:
             if created:
                 tmp.unlink(missing_ok=True)
+            if is_disk_full(exc):
+                raise disk_full(total or self.max_pdf_bytes, dest.parent, f"download {paper.short_id}") from None
             raise
         _fsync_dir(dest.parent)
         return dest
@@ -241,14 +266,18 @@ class ArxivClient:
         progress: Callable[[int, int | None], None] | None,
         cancel: CancelToken | None,
         what: str,
+        max_bytes: int | None = None,
+        deadline: float | None = None,
     ) -> int:
-        """Copy the body to `out`, checking the PDF magic, cancel and completeness; returns bytes written."""
+        """Copy the body to `out`, checking the PDF magic, cancel, size cap, deadline and completeness."""
         done = 0
         head = b""
         if progress:
             progress(0, total)
         try:
-            for chunk in resp.iter_content(chunk_size=_CHUNK):
+            # read1 returns what one recv brought, so a server trickling bytes cannot hold a read
+            # (and so the deadline) past one socket timeout.
+            while chunk := resp.raw.read1(_CHUNK, decode_content=True):
                 if cancel is not None and cancel.cancelled:
                     raise CancelledError(f"{what} cancelled")
                 if len(head) < 4:
@@ -256,12 +285,19 @@ class ArxivClient:
                     if len(head) == 4 and head != b"%PDF":
                         kind = resp.headers.get("Content-Type", "unknown type")
                         raise NotFoundError(f"{what}: arXiv sent {kind}, not a PDF; try again later or open the abs page")
-                out.write(chunk)
                 done += len(chunk)
+                if max_bytes is not None and done > max_bytes:
+                    raise NetworkError(_too_big(what, done, max_bytes))
+                out.write(chunk)
                 if progress:
                     progress(done, total)
-        except (requests.exceptions.ChunkedEncodingError, requests.exceptions.ConnectionError,
-                requests.exceptions.Timeout) as exc:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise NetworkError(
+                        f"{what} took too long ({done // 1000} kB arrived before the deadline); the server is too "
+                        "slow: try again later or raise arxiv.download_deadline"
+                    )
+        except (requests.exceptions.RequestException, urllib3.exceptions.HTTPError, ConnectionError,
+                TimeoutError) as exc:
             raise NetworkError(f"{what} interrupted ({_short(exc)}); try again") from None
         if not head.startswith(b"%PDF"):
             raise NotFoundError(f"{what}: arXiv sent an empty or non-PDF body; try again later")
@@ -282,7 +318,10 @@ class ArxivClient:
         detail = _error_summary(content)
         if detail:
             raise _ApiRejected(detail)
-        feed = _feed.parse(content)
+        try:
+            feed = _feed.parse(content)
+        except ValueError:  # the library raises on one entry's bad date and loses the whole page
+            feed = _feed.parse(_drop_bad_dates(content))
         if feed.malformed:
             raise NetworkError(f"arXiv {what}: the API sent a malformed feed ({feed.error}); try again later")
         return feed
@@ -309,7 +348,18 @@ class ArxivClient:
                     )
                 wait = min(self.max_retry_wait, max(self.backoff_base * 2**attempt, _retry_after(resp)))
                 self._next_allowed = max(self._next_allowed, time.monotonic() + wait)
+                self._announce_wait(resp.status_code, cancel)
                 attempt += 1
+
+    def _announce_wait(self, status: int, cancel: CancelToken | None) -> None:
+        """Count a long retry wait down through `on_wait`, second by second, instead of waiting silently."""
+        if self.on_wait is None:
+            return
+        why = f"arXiv answered HTTP {status} ({_status_hint(status)})"
+        while (left := self._next_allowed - time.monotonic()) > 0.5:
+            self.on_wait(left, why)
+            self._sleep_until(time.monotonic() + min(1.0, left - 0.5), cancel)
+        self.on_wait(0.0, why)
 
     @staticmethod
     def _sleep_until(deadline: float, cancel: CancelToken | None) -> None:
@@ -324,6 +374,35 @@ class ArxivClient:
 
 class _ApiRejected(PaperdeskError):
     """The API answered with an error entry (api/errors#...) instead of results."""
+
+
+class _ToOurLog(logging.Handler):
+    """The arxiv package warns on stderr ("Skipping entry without <id>"); that belongs in our log."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        _log.info("arxiv: %s", record.getMessage())
+
+
+_log = logging.getLogger("paperdesk.arxiv")
+_arxiv_log = logging.getLogger("arxiv")
+if not any(isinstance(h, _ToOurLog) for h in _arxiv_log.handlers):
+    _arxiv_log.addHandler(_ToOurLog())
+_arxiv_log.propagate = False
+
+
+def _drop_bad_dates(content: bytes) -> bytes:
+    """The feed without entries whose published/updated date does not parse (each one logged)."""
+    root = etree.fromstring(content, etree.XMLParser(resolve_entities=False, no_network=True, recover=True))
+    for entry in root.findall("a:entry", _ATOM):
+        for tag in ("a:published", "a:updated"):
+            text = (entry.findtext(tag, "", _ATOM) or "").strip().replace("Z", "+00:00")
+            try:
+                datetime.fromisoformat(text)
+            except ValueError:
+                _log.info("skipping arXiv entry %s: bad <%s> %r", entry.findtext("a:id", "?", _ATOM), tag[2:], text)
+                root.remove(entry)
+                break
+    return etree.tostring(root)
 
 
 def _is_atom_feed(content: bytes) -> bool:
@@ -360,6 +439,11 @@ def _status_hint(status: int) -> str:
     return "rate limited" if status == 429 else "server unavailable" if status in (502, 503, 504) else "server error"
 
 
+def _too_big(what: str, size: int, limit: int) -> str:
+    return (f"{what} stopped: the PDF is over {limit / 1e6:g} MB ({size / 1e6:.1f} MB so far); "
+            "raise arxiv.max_pdf_mb if it is really that large")
+
+
 def _content_length(resp: requests.Response) -> int | None:
     try:
         return int(resp.headers["Content-Length"])
@@ -382,7 +466,9 @@ def _unreachable(url: str, exc: requests.exceptions.RequestException, timeout: f
     text = str(exc)
     if isinstance(exc, (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
                         requests.exceptions.InvalidSchema)):
-        return NetworkError(f"cannot request {url.split('?')[0]!r}: not a valid http(s) URL; check arxiv.api_url")
+        return NetworkError(
+            f"cannot request {redact_url(url.split('?')[0])!r}: not a valid http(s) URL; check arxiv.api_url"
+        )
     if isinstance(exc, requests.exceptions.Timeout):
         detail = f"no answer from {host} within {timeout:g}s"
     elif "Name or service not known" in text or "NameResolution" in text or "getaddrinfo" in text:
