@@ -70,7 +70,7 @@ def cmd_summarize(args: argparse.Namespace, settings: Settings) -> int:
             raise PaperdeskError(f"{paper.id} has no summary yet; run `paperdesk summarize {paper.id}`")
         _print_revision(args, current)
         return 0
-    summarizer = Summarizer.from_settings(library.store, make_backend(settings), settings)
+    summarizer = Summarizer.from_settings(library.store, make_backend(settings), settings, library.embedder)
     return _finish(args, summarizer.summarize(paper.id, on_token=_stream(args)))
 
 
@@ -79,7 +79,7 @@ def cmd_improve(args: argparse.Namespace, settings: Settings) -> int:
     paper = library.get(args.id)
     feedback = " ".join(args.feedback)
     sources = library.passages(feedback, k=3, papers=[paper.id])
-    summarizer = Summarizer.from_settings(library.store, make_backend(settings), settings)
+    summarizer = Summarizer.from_settings(library.store, make_backend(settings), settings, library.embedder)
     return _finish(args, summarizer.improve(paper.id, feedback, sources, on_token=_stream(args)))
 
 

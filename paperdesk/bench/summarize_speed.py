@@ -32,7 +32,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         paper = library.add_pdf(args.file, progress=progress).paper
         indexed = time.perf_counter()
         note(f"{paper.title[:60]}: {paper.page_count} pages; summarizing ...")
-        result = Summarizer(library.store, backend).summarize(paper.id)
+        result = Summarizer(library.store, backend, embedder=library.embedder).summarize(paper.id)
         done = time.perf_counter()
         library.close()
     parse_s = stamps.get("parse", indexed) - start

@@ -53,7 +53,7 @@ def _paper_for_summary(desk: "Desk", item: ResultItem | None, ref: str) -> tuple
 
 
 def summarizer(desk: "Desk") -> Summarizer:
-    return Summarizer.from_settings(desk.store, desk.backend, desk.settings)
+    return Summarizer.from_settings(desk.store, desk.backend, desk.settings, desk.library.embedder)
 
 
 def write_summary(desk: "Desk", command: Command, paper: "Paper") -> Outcome:
