@@ -55,9 +55,14 @@ def _finish(args: argparse.Namespace, result) -> int:
         print_json(result.to_json())
     else:
         state = "interrupted" if result.cancelled else result.revision.status
+        g = result.grounding
+        # What was streamed is the model's raw text; the stored revision is what passed the gate.
+        print("\n\n--- stored revision (checked) ---\n" + result.text)
         print(f"\n[revision {result.revision.revision}, {state}; {len(result.citations)} page citation(s) checked"
-              + (f", {len(result.removed_citations)} unsupported removed" if result.removed_citations else "") + "]",
-              file=sys.stderr)
+              + (f", {len(result.removed_citations)} unsupported removed" if result.removed_citations else "")
+              + (f"; {g.cited} of {g.sentences} sentences cited" if g.sentences else "")
+              + (f"; quoted from the paper: {', '.join(g.extractive_sections)}" if g.extractive_sections else "")
+              + "]", file=sys.stderr)
     return 0
 
 

@@ -97,9 +97,9 @@ def remove_leaks(text: str) -> tuple[str, int]:
     """Drop sentences that echo the prompt's scaffolding, and the questions that follow them."""
     kept_lines: list[str] = []
     removed = 0
+    after_leak = False  # a leaked "A reader asked:" line drags its echoed questions with it, on any line
     for line in text.splitlines():
         kept: list[str] = []
-        after_leak = False
         for sentence in split_sentences(line):
             body = CITATION.sub("", sentence).strip(" -*•")
             if _LEAK.search(body) or (after_leak and body.endswith("?")):
@@ -148,3 +148,40 @@ def unsupported_numbers(sentence: str, passage: str) -> list[float]:
 def supported_share(supported: int, sentences: int) -> float:
     """Share of sentences a source supports; 1.0 for no sentences (nothing to fault)."""
     return supported / sentences if sentences else 1.0
+
+
+EXTRACTIVE_MARK = "_Quoted from the paper"  # how an extractive section's note starts (extractive.NOTE)
+
+
+def summary_grounding(markdown: str) -> tuple[int, int, list[str]]:
+    """(cited sentences, sentences, extractive section headings) of a stored summary's text.
+
+    Read from the text itself, so any stored revision (older ones included) can
+    show its cited share without a stored statistic.
+    """
+    cited = total = 0
+    extractive: list[str] = []
+    heading = ""
+    for line in markdown.splitlines():
+        if line.startswith("#"):
+            heading = line.lstrip("#").strip()
+            continue
+        if line.startswith(EXTRACTIVE_MARK):
+            extractive.append(heading)
+            continue
+        for sentence in split_sentences(line):
+            if words(sentence):
+                total += 1
+                cited += bool(CITATION.search(sentence))
+    return cited, total, extractive
+
+
+def cited_share_line(markdown: str) -> str:
+    """'14 of 17 sentences cited' (and which sections quote the paper), for under a summary."""
+    cited, total, extractive = summary_grounding(markdown)
+    if not total:
+        return ""
+    line = f"{cited} of {total} sentence{'s' if total != 1 else ''} cited"
+    if extractive:
+        line += f" · quoted from the paper: {', '.join(extractive)}"
+    return line

@@ -71,6 +71,11 @@ def summary_outcome(desk: "Desk", command: Command, result) -> Outcome:
         note += " kept as interrupted (improve <feedback> continues it, save keeps it)"
     if result.removed_citations:
         note += f"; {len(result.removed_citations)} unsupported page citation(s) removed"
+    g = result.grounding
+    if g.sentences:
+        note += f"; {g.cited} of {g.sentences} sentences cited"
+    if g.extractive_sections:
+        note += f"; quoted from the paper: {', '.join(g.extractive_sections)}"
     status = "cancelled" if result.cancelled else "ok"
     return Outcome(command.raw, status, f"summary {note}", view)
 
