@@ -3,6 +3,7 @@
 One short summary per paper (module-scoped, shared by every assert below) keeps this cheap.
 """
 
+import json
 import re
 
 import numpy as np
@@ -34,6 +35,8 @@ def summaries(tmp_path_factory, embedder, local_backend):
             result = Summarizer(library.store, local_backend, section_tokens=40, map_tokens=30,
                                 embedder=embedder).summarize(paper.id)
             out[pdf.name] = (result, paper, library.store.chunks_of(paper.id))
+            # Shown with -s: the grounding block per paper, as `summarize --json` reports it.
+            print(f"\n{pdf.name} grounding: {json.dumps(result.grounding.to_json())}", flush=True)
     finally:
         library.close()
     return out
