@@ -61,7 +61,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         f"first token {report['first_token_after_index_s']:.2f} s after indexing   map {report['map_s']:.2f} s   "
         f"reduce {report['reduce_s']:.2f} s",
         f"summary {report['summary_s']:.2f} s   total {report['total_s']:.2f} s   "
-        f"citations kept {report['citations']}, removed {report['removed_citations']}",
+        f"citations kept {report['citations']} distinct pages, removed {report['removed_citations']}",
         f"supported share {g.supported_share:.2f} ({g.cited} of {g.sentences} sentences cited; "
         f"gate threshold {quality.SUPPORTED_MIN} per section)   page citations in text "
         f"{len(CITATION.findall(result.text))}",
