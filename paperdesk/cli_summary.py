@@ -55,9 +55,14 @@ def _finish(args: argparse.Namespace, result) -> int:
         print_json(result.to_json())
     else:
         state = "interrupted" if result.cancelled else result.revision.status
+        g = result.grounding
+        # What was streamed is the model's raw text; the stored revision is what passed the gate.
+        print("\n\n--- stored revision (checked) ---\n" + result.text)
         print(f"\n[revision {result.revision.revision}, {state}; {len(result.citations)} page citation(s) checked"
-              + (f", {len(result.removed_citations)} unsupported removed" if result.removed_citations else "") + "]",
-              file=sys.stderr)
+              + (f", {len(result.removed_citations)} unsupported removed" if result.removed_citations else "")
+              + (f"; {g.cited} of {g.sentences} sentences cited" if g.sentences else "")
+              + (f"; quoted from the paper: {', '.join(g.extractive_sections)}" if g.extractive_sections else "")
+              + "]", file=sys.stderr)
     return 0
 
 
@@ -70,7 +75,7 @@ def cmd_summarize(args: argparse.Namespace, settings: Settings) -> int:
             raise PaperdeskError(f"{paper.id} has no summary yet; run `paperdesk summarize {paper.id}`")
         _print_revision(args, current)
         return 0
-    summarizer = Summarizer.from_settings(library.store, make_backend(settings), settings)
+    summarizer = Summarizer.from_settings(library.store, make_backend(settings), settings, library.embedder)
     return _finish(args, summarizer.summarize(paper.id, on_token=_stream(args)))
 
 
@@ -79,7 +84,7 @@ def cmd_improve(args: argparse.Namespace, settings: Settings) -> int:
     paper = library.get(args.id)
     feedback = " ".join(args.feedback)
     sources = library.passages(feedback, k=3, papers=[paper.id])
-    summarizer = Summarizer.from_settings(library.store, make_backend(settings), settings)
+    summarizer = Summarizer.from_settings(library.store, make_backend(settings), settings, library.embedder)
     return _finish(args, summarizer.improve(paper.id, feedback, sources, on_token=_stream(args)))
 
 

@@ -1,7 +1,9 @@
 """`paperdesk bench summarize FILE.pdf`: time per stage of a full summary, and time to first token.
 
 Runs in a temporary library: parse, index (embed + store + indexes), map,
-reduce, with the configured backend (default: the local Gemma 3 270M).
+reduce, with the configured backend (default: the local Gemma 3 270M). Also
+prints the summary's grounding: the share of its sentences a source chunk
+supports (cited), and which sections the quality gate regenerated or quoted.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import time
 
 from paperdesk.bench.common import emit, note
 from paperdesk.config import Settings
+from paperdesk.core.agents import quality
+from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.summarizer import Summarizer
 from paperdesk.core.library import Library
 from paperdesk.core.llm.factory import make_backend
@@ -32,7 +36,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         paper = library.add_pdf(args.file, progress=progress).paper
         indexed = time.perf_counter()
         note(f"{paper.title[:60]}: {paper.page_count} pages; summarizing ...")
-        result = Summarizer(library.store, backend).summarize(paper.id)
+        result = Summarizer(library.store, backend, embedder=library.embedder).summarize(paper.id)
         done = time.perf_counter()
         library.close()
     parse_s = stamps.get("parse", indexed) - start
@@ -48,14 +52,21 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         "total_s": round(done - start, 2),
         "citations": len(result.citations),
         "removed_citations": len(result.removed_citations),
+        "grounding": result.grounding.to_json(),
     }
+    g = result.grounding
     lines = [
         f"{args.file.name}: {paper.page_count} pages",
         f"parse {report['parse_s']:.2f} s   index (embed + store) {report['index_s']:.2f} s",
         f"first token {report['first_token_after_index_s']:.2f} s after indexing   map {report['map_s']:.2f} s   "
         f"reduce {report['reduce_s']:.2f} s",
         f"summary {report['summary_s']:.2f} s   total {report['total_s']:.2f} s   "
-        f"citations kept {report['citations']}, removed {report['removed_citations']}",
+        f"citations kept {report['citations']} distinct pages, removed {report['removed_citations']}",
+        f"supported share {g.supported_share:.2f} ({g.cited} of {g.sentences} sentences cited; "
+        f"gate threshold {quality.SUPPORTED_MIN} per section)   page citations in text "
+        f"{len(CITATION.findall(result.text))}",
+        f"regenerated {', '.join(g.regenerated) or 'none'}   extractive {', '.join(g.extractive_sections) or 'none'}"
+        f"   leaks removed {g.leaks_removed}   numbers flagged {g.numbers_flagged}",
     ]
     emit(report, args.json, lines)
     return 0

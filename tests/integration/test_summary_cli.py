@@ -22,6 +22,9 @@ def test_summarize_improve_undo_redo(tmp_home, capsys, embedder):
     assert first["revision"] == 1 and first["status"] == "draft"
     assert all(f"## {heading}" in first["text"] for _, heading in SECTIONS)
     assert set(first["timings"]) >= {"first_token_s", "total_s"}
+    grounding = first["grounding"]
+    assert grounding["cited"] + grounding["unsupported"] == grounding["sentences"] > 0
+    assert grounding["cited"] >= 1 and isinstance(grounding["extractive_sections"], list)
     for citation in first["citations"]:
         assert 1 <= citation["page"] <= 4 and citation["quote"]
     papers = _json(capsys, "list", "--json")["papers"]

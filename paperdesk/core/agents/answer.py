@@ -23,6 +23,7 @@ from paperdesk.core.agents.attribution import (
     trim_loops,
     usable,
 )
+from paperdesk.core.agents import quality
 from paperdesk.core.agents.summarizer import drop_repeats, make_request
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.library import Hit, Library
@@ -34,6 +35,7 @@ NOTHING_FOUND = "Nothing in your library answers this; add papers on the topic (
 SOURCE_WORDS = 60  # words of each passage in the prompt: a small model loses the task in long prompts
 LEAD = "The passages show that"
 FALLBACK_NOTE = "The model gave no usable answer; the passages' sentences closest to the question are:"
+RETRY = {"temperature": 0.7, "seed": 1001, "repeat_penalty": 1.3}  # the second attempt's sampling
 STOPS = ["\nQ:", "\nQuestion:", "\nSource ", "\nSources:", "\nPassages:", "\nResearch question:", "\n\n"]
 
 
@@ -46,9 +48,16 @@ class AnswerResult:
     timings: dict[str, float] = field(default_factory=dict)
     removed_citations: list[int] = field(default_factory=list)  # the model's [n] that its source does not support
     fallback: bool = False  # the text quotes the passages because the model's was unusable
+    regenerated: bool = False  # the first text failed the quality gate and was written again
+    leaks_removed: int = 0  # sentences that echoed the prompt's scaffolding
+    numbers_flagged: list[str] = field(default_factory=list)  # sentences whose numbers no cited passage states
+    gate_failures: list[str] = field(default_factory=list)  # why the quality gate failed an attempt
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": self.citations, "hits": [h.to_json() for h in self.hits],
+                "grounding": {"removed": len(self.removed_citations), "extractive": self.fallback,
+                              "regenerated": self.regenerated, "leaks_removed": self.leaks_removed,
+                              "numbers_flagged": len(self.numbers_flagged), "failures": self.gate_failures},
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
     @property
@@ -105,25 +114,38 @@ def write(
     if lead:
         prompt = f"{prompt} {lead}"
         on_token = _after_lead(lead, on_token)
-    result = generate(backend, make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, temperature=0.2,
-                                            seed=1, repeat_penalty=1.15), on_token=on_token, cancel=cancel)
-    generated = drop_copied(trim_loops(strip_echo(drop_repeats(result.text))), template_text(template))
+    failures: list[str] = []
+    leaks = 0
+    for options in ({"temperature": 0.2, "seed": 1, "repeat_penalty": 1.15}, RETRY):
+        if failures and on_token is not None:
+            on_token(f"\n[{failures[-1]}; writing it again]\n")
+        result = generate(backend, make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, **options),
+                          on_token=on_token, cancel=cancel)
+        # The gate sees the raw text: trim_loops below would hide the loop it must catch.
+        verdict = quality.check(strip_echo(drop_repeats(result.text)))
+        leaks += verdict.leaks_removed
+        generated = drop_copied(trim_loops(verdict.text), template_text(template))
+        if result.cancelled or (verdict.ok and usable(generated)):
+            break
+        failures.append("; ".join(verdict.reasons) or "no usable text")
     encode = library.embedder.encode
     vectors = library.store.embeddings_by_ids([h.chunk_id for h in hits])
     matrix = np.stack([vectors[h.chunk_id] for h in hits])
-    fallback = not result.cancelled and not usable(generated)
+    fallback = not result.cancelled and len(failures) == 2
+    flagged: list[str] = []
     if fallback:
         quoted = extract(library.embedder.encode_query(question), passages, encode)
         text = f"{FALLBACK_NOTE} {quoted}" if quoted else NOTHING_FOUND
         removed: list[int] = []
     else:
         joined = f"{lead} {generated.lstrip()}" if lead else generated
-        grounded = ground(joined.strip(), matrix, encode, passages)
-        text, removed = grounded.text, grounded.removed
+        grounded = ground(joined.strip(), matrix, encode, passages, [chunks[h.chunk_id].text for h in hits])
+        text, removed, flagged = grounded.text, grounded.removed, grounded.numbers_flagged
     used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(hits)})
     citations = [_source(n, hits[n - 1]) for n in used]
     timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
-    return AnswerResult(text.strip(), citations, hits, result.cancelled, timings, removed, fallback)
+    return AnswerResult(text.strip(), citations, hits, result.cancelled, timings, removed, fallback,
+                        bool(failures), leaks, flagged, failures)
 
 
 def answer(

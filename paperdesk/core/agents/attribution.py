@@ -16,6 +16,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from paperdesk.core.agents.quality import unsupported_numbers
+
 SOURCE_REF = re.compile(r"\s?\[(\d{1,2})\]")
 SUPPORT = 0.4  # cosine at which a sentence counts as coming from a passage
 KEEP = 0.25  # a model's own [n] is kept when the sentence is at least this close to passage n
@@ -30,6 +32,7 @@ class Grounded:
     text: str
     removed: list[int] = field(default_factory=list)  # model citations no passage supports
     added: list[int] = field(default_factory=list)  # citations attached by similarity
+    numbers_flagged: list[str] = field(default_factory=list)  # sentences whose numbers the passage lacks
 
 
 def split_sentences(text: str) -> list[str]:
@@ -88,13 +91,18 @@ def usable(text: str, min_words: int = 4) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}", SOURCE_REF.sub("", text))) >= min_words
 
 
-def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequence[str]) -> Grounded:
+def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequence[str],
+           full_texts: Sequence[str] | None = None) -> Grounded:
     """Verify and add [n] citations sentence by sentence.
 
     `passages` holds one unit vector per source, `passage_texts` their words: a
     citation needs both closeness in meaning and shared content words, so a
-    sentence that is merely on the topic is not credited to a source.
+    sentence that is merely on the topic is not credited to a source. It also
+    needs every number it states ("10 times", "20%") to be in the passage
+    (`full_texts`, the whole chunk, when given): otherwise it loses the citation
+    and is flagged.
     """
+    number_texts = full_texts or passage_texts
     sentences = split_sentences(text)
     if not sentences or len(passages) == 0:
         return Grounded(text)
@@ -102,20 +110,29 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
     sims = vectors @ passages.T
     removed: list[int] = []
     added: list[int] = []
+    flagged: list[str] = []
     out = []
     for i, sentence in enumerate(sentences):
         cited = [int(m) for m in SOURCE_REF.findall(sentence)]
         bad = [n for n in cited if not 1 <= n <= len(passages) or sims[i, n - 1] < KEEP]
+        miscounted = [n for n in cited if n not in bad and unsupported_numbers(sentence, number_texts[n - 1])]
+        if miscounted:
+            flagged.append(SOURCE_REF.sub("", sentence).strip())
+            bad += miscounted
         if bad:
             removed.extend(bad)
             sentence = SOURCE_REF.sub(lambda m, bad=bad: "" if int(m.group(1)) in bad else m.group(0), sentence)
         if not SOURCE_REF.search(sentence):
             best = int(np.argmax(sims[i]))
             if sims[i, best] >= SUPPORT and shares_words(sentence, passage_texts[best]):
-                added.append(best + 1)
-                sentence = _cite(sentence, best + 1)
+                if unsupported_numbers(sentence, number_texts[best]):
+                    if not miscounted:
+                        flagged.append(sentence.strip())
+                else:
+                    added.append(best + 1)
+                    sentence = _cite(sentence, best + 1)
         out.append(sentence)
-    return Grounded(" ".join(out), removed, added)
+    return Grounded(" ".join(out), removed, added, flagged)
 
 
 def _prose(sentence: str) -> bool:

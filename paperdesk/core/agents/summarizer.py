@@ -4,8 +4,10 @@ Map: a handful of representative excerpts (one per body section, references
 and front matter skipped) each become bullet notes with page numbers.
 Reduce: each summary section (problem, method, results, limitations) is
 written from the notes and streamed, so the first words appear after the
-first section's prompt. Citations to pages that the paper lacks or that no
-source excerpt covers are removed. Every result is stored as a revision:
+first section's prompt. Each section then passes the quality gate and is
+grounded in the chunks it was written from (section_gate.py): page citations
+are placed by code, loops and leaks fail a section, which is written again
+once and else quoted from the paper. Every result is stored as a revision:
 draft when finished, interrupted when cancelled.
 """
 
@@ -17,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from paperdesk.core.agents.citations import CITATION, check_citations
+from paperdesk.core.agents.page_grounding import PageGrounder
+from paperdesk.core.agents.section_gate import GroundingStats, gated_section
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
 from paperdesk.core.progress import Progress, ProgressCallback
@@ -37,10 +41,12 @@ class SummaryResult:
     removed_citations: list[int]
     cancelled: bool
     timings: dict[str, float] = field(default_factory=dict)
+    grounding: GroundingStats = field(default_factory=GroundingStats)
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": self.citations, "revision": self.revision.revision,
                 "status": self.revision.status, "removed_citations": self.removed_citations,
+                "grounding": self.grounding.to_json(),
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
 
@@ -94,16 +100,40 @@ def _excerpt(chunk: Chunk) -> str:
 
 
 class Summarizer:
-    def __init__(self, store: Store, backend: Backend, section_tokens: int = 90, map_tokens: int = 80) -> None:
+    def __init__(self, store: Store, backend: Backend, section_tokens: int = 90, map_tokens: int = 80,
+                 embedder: Any = None) -> None:
         self.store = store
         self.backend = backend
         self.section_tokens = section_tokens
         self.map_tokens = map_tokens
+        self._embedder = embedder
 
     @classmethod
-    def from_settings(cls, store: Store, backend: Backend, settings: Any) -> "Summarizer":
+    def from_settings(cls, store: Store, backend: Backend, settings: Any, embedder: Any = None) -> "Summarizer":
         """Output lengths from the summary.* settings."""
-        return cls(store, backend, settings["summary.section_tokens"], settings["summary.map_tokens"])
+        return cls(store, backend, settings["summary.section_tokens"], settings["summary.map_tokens"], embedder)
+
+    @property
+    def embedder(self) -> Any:
+        """The sentence embedder grounding uses (loaded once per process, shared with the library)."""
+        if self._embedder is None:
+            from paperdesk.core.search.embedder import Embedder
+
+            self._embedder = Embedder()
+        return self._embedder
+
+    def grounder(self, paper_id: str, chunks: list[Chunk]) -> PageGrounder:
+        """Grounding against `chunks` (deduplicated), with their stored vectors (encoded when missing)."""
+        import numpy as np
+
+        chunks = list({c.id: c for c in chunks}.values())
+        stored = self.store.embeddings_by_ids([c.id for c in chunks])
+        missing = [c for c in chunks if c.id not in stored]
+        if missing:
+            stored.update(zip((c.id for c in missing), self.embedder.encode([c.text for c in missing])))
+        vectors = np.stack([stored[c.id] for c in chunks]) if chunks else np.zeros((0, 1), dtype=np.float32)
+        return PageGrounder(chunks, vectors, self.embedder.encode,
+                            lambda page: self.store.page_text(paper_id, page) or "")
 
     def summarize(
         self,
@@ -125,10 +155,16 @@ class Summarizer:
         parts = [f"# {paper.title}\n"]
         emit = on_token or (lambda _t: None)
         emit(parts[0])
+        stats, used = GroundingStats(), set()
+        # The problem is written from the opening excerpt, the other sections from the notes on the rest.
+        opening_grounder = self.grounder(paper_id, excerpts[:1])
+        rest_grounder = self.grounder(paper_id, excerpts[1:] or excerpts[:1])
 
         def write_section(n: int, section: str, heading: str, notes_text: str) -> None:
             prompt = render("summarize_section", title=paper.title, notes=notes_text, section=section, heading=heading)
-            body = self._section(heading, prompt, "Notes on", n, emit, token, timings, start)
+            grounder = opening_grounder if n == 1 else rest_grounder
+            body = self._section(heading, prompt, "Notes on", n, emit, token, timings, start,
+                                 grounder, section, stats, used)
             parts.append(f"\n## {heading}\n{body}\n")
             if progress is not None:
                 progress(Progress("reduce", n, len(SECTIONS), "sections"))
@@ -165,7 +201,8 @@ class Summarizer:
         status = "interrupted" if token.cancelled else "draft"
         revision = self.store.add_revision(paper_id, checked.text, status)
         citations = [self._citation(page, excerpts) for page in dict.fromkeys(checked.kept)]
-        return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings)
+        stats.removed += len(checked.removed)
+        return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings, stats)
 
     def improve(
         self,
@@ -192,22 +229,28 @@ class Summarizer:
         source_text = "\n".join(_excerpt(c) for c in sources[:3])
         parts = [f"# {paper.title}\n"]
         emit(parts[0])
+        # The same rules as a fresh summary: grounded in the passages shown and the chunks it was written from.
+        excerpts = pick_excerpts(self.store.chunks_of(paper_id))
+        grounder = self.grounder(paper_id, list(sources[:3]) + excerpts)
+        stats, used = GroundingStats(), set()
         for n, (section, heading) in enumerate(SECTIONS, start=1):
             if token.cancelled:
                 break
             old = old_sections.get(heading, "")
             prompt = render("improve_section", title=paper.title, sources=source_text, section=section,
                             old=old or "(empty)", feedback=feedback.strip(), heading=heading)
-            text = self._section(heading, prompt, "Passages from", n, emit, token, timings, start)
+            text = self._section(heading, prompt, "Passages from", n, emit, token, timings, start,
+                                 grounder, section, stats, used)
             parts.append(f"\n## {heading}\n{text or old}\n")
         timings["total_s"] = time.perf_counter() - start
-        supported = {p for c in sources for p in range(c.page_start, c.page_end + 1)}
+        supported = {p for c in grounder.chunks for p in range(c.page_start, c.page_end + 1)}
         supported |= {int(m.group(1)) for m in CITATION.finditer(current.text)}
         checked = check_citations("".join(parts), paper.page_count, supported)
         revision = self.store.add_revision(paper_id, checked.text, "interrupted" if token.cancelled else "draft")
         chunks = sources + [c for c in self.store.chunks_of(paper_id)]
         citations = [self._citation(page, chunks) for page in dict.fromkeys(checked.kept)]
-        return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings)
+        stats.removed += len(checked.removed)
+        return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings, stats)
 
     def _section(
         self,
@@ -219,17 +262,26 @@ class Summarizer:
         token: CancelToken,
         timings: dict[str, float],
         start: float,
+        grounder: PageGrounder,
+        key: str,
+        stats: GroundingStats,
+        used: set[str],
     ) -> str:
-        """Stream one '## heading' section; return its body without repeats or citation-only lines."""
+        """Stream one '## heading' section; return its body as the quality gate and grounding leave it."""
         header = f"\n## {heading}\n"
         emit(header)
-        result = generate(self.backend, make_request(
-            self.backend, prompt, max_tokens=self.section_tokens, stop=["\n#", "\n\n\n", prompt_start],
-            temperature=0.3, seed=seed),
-            on_token=lambda t: (emit(t), timings.setdefault("first_token_s", time.perf_counter() - start)),
-            cancel=token)
-        kept = [ln for ln in drop_repeats(result.text).splitlines() if CITATION.sub("", ln).strip(" -*#\t")]
-        return "\n".join(kept).strip()
+
+        def attempt(options: dict[str, Any]) -> tuple[str, bool]:
+            result = generate(self.backend, make_request(
+                self.backend, prompt, max_tokens=self.section_tokens, stop=["\n#", "\n\n\n", prompt_start],
+                temperature=options.get("temperature", 0.3), seed=seed + options.get("seed_offset", 0),
+                repeat_penalty=options.get("repeat_penalty")),
+                on_token=lambda t: (emit(t), timings.setdefault("first_token_s", time.perf_counter() - start)),
+                cancel=token)
+            kept = [ln for ln in drop_repeats(result.text).splitlines() if CITATION.sub("", ln).strip(" -*#\t")]
+            return "\n".join(kept).strip(), result.cancelled
+
+        return gated_section(attempt, grounder, key, heading, stats, emit, used)
 
     @staticmethod
     def _citation(page: int, excerpts: list[Chunk]) -> dict[str, Any]:

@@ -53,7 +53,7 @@ def _paper_for_summary(desk: "Desk", item: ResultItem | None, ref: str) -> tuple
 
 
 def summarizer(desk: "Desk") -> Summarizer:
-    return Summarizer.from_settings(desk.store, desk.backend, desk.settings)
+    return Summarizer.from_settings(desk.store, desk.backend, desk.settings, desk.library.embedder)
 
 
 def write_summary(desk: "Desk", command: Command, paper: "Paper") -> Outcome:
@@ -71,6 +71,11 @@ def summary_outcome(desk: "Desk", command: Command, result) -> Outcome:
         note += " kept as interrupted (improve <feedback> continues it, save keeps it)"
     if result.removed_citations:
         note += f"; {len(result.removed_citations)} unsupported page citation(s) removed"
+    g = result.grounding
+    if g.sentences:
+        note += f"; {g.cited} of {g.sentences} sentences cited"
+    if g.extractive_sections:
+        note += f"; quoted from the paper: {', '.join(g.extractive_sections)}"
     status = "cancelled" if result.cancelled else "ok"
     return Outcome(command.raw, status, f"summary {note}", view)
 

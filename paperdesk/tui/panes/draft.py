@@ -8,6 +8,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Markdown
 
+from paperdesk.core.agents.quality import cited_share_line
+
 if TYPE_CHECKING:
     from paperdesk.core.views import DraftView
 
@@ -35,8 +37,10 @@ class DraftPane(Vertical):
         yield Label("no draft yet", id="draft-header")
         with VerticalScroll(id="draft-scroll"):
             yield Markdown(WELCOME, id="draft-body")
+        yield Label("", id="draft-footer")
 
     def on_mount(self) -> None:
+        self._footer("")
         self.set_interval(STREAM_INTERVAL, self._flush)
 
     @property
@@ -50,6 +54,7 @@ class DraftPane(Vertical):
         self.border_title = {"summary": "Draft summary", "answer": "Answer", "report": "Research report"}.get(kind, kind)
         self.query_one("#draft-header", Label).update(f"{title} · writing …")
         self.body.update("")
+        self._footer("")
 
     def append(self, text: str) -> None:
         """Queue streamed text; it is rendered in batches so the UI keeps up with the model."""
@@ -73,6 +78,7 @@ class DraftPane(Vertical):
         revision = f"revision {view.revision}" if view.revision is not None else "no revision yet"
         self.query_one("#draft-header", Label).update(f"{revision} · {view.status} · {view.title}")
         self.body.update(view.text + sources_markdown(view.sources))
+        self._footer(cited_share_line(view.text) if view.kind == "summary" else "")
         self.query_one("#draft-scroll", VerticalScroll).scroll_home(animate=False)
 
     def clear_draft(self) -> None:
@@ -82,6 +88,13 @@ class DraftPane(Vertical):
         self.border_title = "Draft"
         self.query_one("#draft-header", Label).update("no draft yet")
         self.body.update(WELCOME)
+        self._footer("")
+
+    def _footer(self, text: str) -> None:
+        """The grounding line under the draft ("14 of 17 sentences cited"); hidden when empty."""
+        footer = self.query_one("#draft-footer", Label)
+        footer.update(text)
+        footer.display = bool(text)
 
 
 def sources_markdown(sources: list[dict]) -> str:
