@@ -192,7 +192,7 @@ class Desk:
         except CancelledError:
             return Outcome(name, "cancelled", f"{command.name} cancelled; {self._cancel_note(command)}")
         except ArxivUnreachableError as exc:
-            self.context.mark_unreachable(str(exc))
+            self.context.mark_unreachable()
             self._refresh_downloaded()
             return Outcome(name, "error", f"{exc}. Working offline: your library and the local model still work; "
                                           f"find and downloads are off for {self.context.retry_seconds:g} s")

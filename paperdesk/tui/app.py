@@ -20,6 +20,7 @@ from textual.widgets import Footer, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from paperdesk.config import Settings
+from paperdesk.core.registry import COMMANDS, enter_command
 from paperdesk.tui import startup_probe
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
@@ -36,10 +37,6 @@ from paperdesk.tui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
-
-# the command Enter runs on a result row, by state
-NATURAL_COMMAND = {"select-new": "summarize", "select-view": "open", "draft-sem-search": "open",
-                   "draft-research": "open"}
 
 
 class PaperDeskApp(App):
@@ -244,7 +241,7 @@ class PaperDeskApp(App):
 
     @on(ResultsPane.Chosen)
     def _result_chosen(self, message: ResultsPane.Chosen) -> None:
-        command = NATURAL_COMMAND.get(self.desk.state if self.desk else "")
+        command = enter_command(self.desk.state) if self.desk else None
         if command is None:
             self.command_line.say("no command picks a result here; find, list or sem-search first", "error")
             return
@@ -267,7 +264,7 @@ class PaperDeskApp(App):
         if action == "workflow" and parameters:
             command = str(parameters[0])
         if action == "open_selected":
-            command = NATURAL_COMMAND.get(self.desk.state if self.desk else "", "open")
+            command = (enter_command(self.desk.state) if self.desk else None) or "open"
         if action == "cancel":
             return True
         if command is None:
@@ -347,8 +344,6 @@ class PaperDeskApp(App):
     # -- completion ----------------------------------------------------------------------------------
 
     def completion_candidates(self) -> tuple[list[str], list[str], list[str]]:
-        from paperdesk.core.commands import COMMANDS
-
         names = [c.name for c in COMMANDS]
         if self.desk is None:
             return [], names, []

@@ -40,6 +40,7 @@ LINES = {
     "history": "history",
     "clear": "clear",
     "quit": "quit",
+    "dialogue": "dialogue",
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],

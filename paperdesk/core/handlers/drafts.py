@@ -15,9 +15,6 @@ if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
     from paperdesk.core.library import Hit
 
-_KIND_OF = {"sem-search": "answer", "research": "report"}
-
-
 def sem_search(desk: "Desk", command: Command) -> Outcome:
     hits = answers.retrieve(desk.library, command.text, desk.settings["answer.k"])
     return _draft_from_hits(desk, command, hits, "answer", "answer", desk.settings["answer.max_tokens"])
