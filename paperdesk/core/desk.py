@@ -283,11 +283,12 @@ class Desk:
             if not session.selected or self.store.get_paper(session.selected) is None:
                 return "the paper being summarized is no longer in the library"
         draft = session.draft
-        if draft is not None and draft.kind in ("answer", "report"):
-            if draft.draft_id is None or self.drafts.draft_info(draft.draft_id) is None:
-                return "its draft is gone"
-        if draft is not None and draft.kind == "summary" and self.store.get_paper(draft.paper_id or "") is None:
+        if draft is not None and draft.paper_id and self.store.get_paper(draft.paper_id) is None:
             return "the summarized paper is gone"
+        if draft is not None and draft.draft_id is not None and self.store.drafts.info(draft.draft_id) is None:
+            return "its draft is gone"
+        if draft is not None and draft.draft_id is None and not draft.paper_id:
+            return "its draft is gone"
         return None
 
     # -- questions faces ask ------------------------------------------------------------------
@@ -327,24 +328,30 @@ class Desk:
                 raise UnknownPaperError(f"{pid} is not in the library (it was removed); run list again") from None
             raise
 
+    def draft_id(self) -> int | None:
+        """The id (in the one draft model) of the session's draft; a summary's is found by its paper."""
+        ref = self.session.draft
+        if ref is None:
+            return None
+        if ref.draft_id is None and ref.paper_id:
+            return self.store.drafts.summary_of(ref.paper_id)
+        return ref.draft_id
+
     def draft_view(self) -> DraftView | None:
         """The current draft at its current revision."""
-        draft = self.session.draft
-        if draft is None:
+        ref = self.session.draft
+        if ref is None:
             return None
-        if draft.kind == "summary":
-            paper = self.store.get_paper(draft.paper_id or "")
-            title = paper.title if paper else draft.paper_id or ""
-            current = self.store.current_revision(draft.paper_id or "")
-            if current is None:
-                return DraftView("summary", title, "", None, "draft", paper_id=draft.paper_id)
-            return DraftView("summary", title, current.text, current.revision, current.status,
-                             paper_id=draft.paper_id)
-        current_draft = self.drafts.current_draft(draft.draft_id or 0)
-        if current_draft is None:
-            return DraftView(draft.kind, draft.query, "", None, "draft", query=draft.query)
-        return DraftView(draft.kind, draft.query, current_draft.text, current_draft.revision, current_draft.status,
-                         current_draft.sources, draft.query)
+        title = ref.query
+        if ref.paper_id:
+            paper = self.store.get_paper(ref.paper_id)
+            title = paper.title if paper else ref.paper_id
+        draft_id = self.draft_id()
+        current = self.store.drafts.current(draft_id) if draft_id is not None else None
+        if current is None:
+            return DraftView(ref.kind, title, "", None, "draft", query=ref.query, paper_id=ref.paper_id)
+        return DraftView(ref.kind, title, current.text, current.revision, current.status, current.sources,
+                         ref.query, ref.paper_id)
 
     def status(self) -> StatusView:
         paper = self.selected_paper()
