@@ -156,6 +156,12 @@ class Drafts:
             conn.execute("DELETE FROM draft_revisions WHERE draft_id = ? AND revision > ?", (draft_id, keep))
             conn.execute("UPDATE drafts SET revision = ?, redo_limit = ? WHERE id = ?", (keep, keep, draft_id))
 
+    def drop_empty_after(self, draft_id: int) -> int:
+        """Delete drafts newer than `draft_id` that got no revision (a command failed first); returns how many."""
+        with self.store.transaction() as conn:
+            return conn.execute("DELETE FROM drafts WHERE id > ? AND NOT EXISTS "
+                                "(SELECT 1 FROM draft_revisions r WHERE r.draft_id = drafts.id)", (draft_id,)).rowcount
+
     def diff(self, draft_id: int, a: int, b: int) -> list[str]:
         """Unified diff lines from revision `a` to revision `b` of a draft (what plan review shows)."""
         old, new = self.revision(draft_id, a), self.revision(draft_id, b)

@@ -24,7 +24,7 @@ from paperdesk.core.registry import COMMANDS, enter_command
 from paperdesk.tui import startup_probe
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
-from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady
+from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, WorkerFailed
 from paperdesk.tui.palette import WorkflowCommands
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
@@ -55,9 +55,16 @@ class PaperDeskApp(App):
         self._warm_up = warm_up
         self._busy = False
         self._pending: str | None = None
+        self._command_worker: Worker | None = None
         self.router = OutcomeRouter(self)
+        self.keymap: dict[str, str] = {}  # binding id -> keys, as applied from the [keymap] settings
         # Chosen before the first style pass: changing the theme after mount restyles every widget.
-        self._theme_notices = self._choose_theme()
+        self.theme_notices = self._choose_theme()
+
+    @property
+    def busy(self) -> bool:
+        """A command is running (or a quit is waiting for one to stop)."""
+        return self._busy
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -65,7 +72,7 @@ class PaperDeskApp(App):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield ResultsPane(id="results")
-                yield NotesPane(lambda: self.desk.drafts if self.desk else None, id="notes")
+                yield NotesPane(lambda pid, text: self.desk.save_notes(pid, text) if self.desk else None, id="notes")
             with TabbedContent(id="right", initial="tab-draft"):
                 with TabPane("Draft · F3", id="tab-draft"):
                     yield DraftPane(id="draft")
@@ -91,7 +98,7 @@ class PaperDeskApp(App):
         return self.main.query_one(StatusBar)
 
     def on_mount(self) -> None:
-        for notice in self._theme_notices:
+        for notice in self.theme_notices:
             self.notify(notice, severity="warning", timeout=8)
         self._apply_keymap()
         if not self.cursor_blink:
@@ -128,7 +135,8 @@ class PaperDeskApp(App):
         if unknown:
             self.notify(f"keymap: no binding with id {', '.join(unknown)}; ids: {', '.join(sorted(BINDING_IDS))}",
                         severity="warning", timeout=8)
-        self.set_keymap({k: v for k, v in keymap.items() if k in BINDING_IDS})
+        self.keymap = {k: v for k, v in keymap.items() if k in BINDING_IDS}
+        self.set_keymap(self.keymap)
 
     # -- starting up -----------------------------------------------------------------------------
 
@@ -194,6 +202,7 @@ class PaperDeskApp(App):
         line = line.strip()
         if not line:
             return
+        self.main.query_one(NotesPane).flush()  # an edit typed before this command is written before it runs
         self.command_line.input.remember(line)
         if self.desk is None:
             self._pending = line
@@ -209,7 +218,7 @@ class PaperDeskApp(App):
     def _start(self, line: str) -> None:
         self._busy = True
         self.command_line.say(f"running {line} … (Esc cancels)", "busy")
-        self.run_command(line)
+        self._command_worker = self.run_command(line)
 
     @work(thread=True, group="command", exit_on_error=False)
     def run_command(self, line: str) -> None:
@@ -226,13 +235,21 @@ class PaperDeskApp(App):
 
     @on(DeskEvent)
     def _desk_event(self, message: DeskEvent) -> None:
-        self.router.event(message.event)
+        if self.desk is not None and not self.desk.closed:  # events still queued at quit are dropped
+            self.router.event(message.event)
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
-            self._busy = False
-            self.notify(f"{event.worker.name} failed: {event.worker.error}", severity="error", timeout=10)
+            if event.worker.group == "command":
+                self._busy = False
+            self.post_message(WorkerFailed("app", event.worker.name, str(event.worker.error)))
+
+    @on(WorkerFailed)
+    def _show_worker_failure(self, message: WorkerFailed) -> None:
+        """Every worker failure, the app's or a pane's, reaches the user as a one-line error."""
+        first = message.error.splitlines()[0] if message.error else "unknown error"
+        self.command_line.say(f"{message.worker} failed: {first}", "error")
 
     @on(Input.Submitted, "#command-input")
     def _command_submitted(self, event: Input.Submitted) -> None:
@@ -336,9 +353,19 @@ class PaperDeskApp(App):
             self.command_line.input.focus()
 
     async def action_quit(self) -> None:
+        """Cancel a running command, wait until it has stored its interrupted revision, close the Desk, exit."""
         self.main.query_one(NotesPane).flush()
-        if self._busy and self.desk is not None:
-            self.desk.cancel()  # a partial draft is kept as an interrupted revision
+        self._pending = None
+        worker = self._command_worker
+        if self.desk is not None and worker is not None and not worker.is_finished:
+            self.command_line.say("stopping the running command before quitting …", "busy")
+            self.desk.cancel()
+            try:
+                await worker.wait()
+            except Exception:  # noqa: BLE001 - its failure was already reported; quitting goes on
+                pass
+        if self.desk is not None:
+            self.desk.close()  # writes pending notes first
         self.exit()
 
     # -- completion ----------------------------------------------------------------------------------

@@ -154,7 +154,7 @@ class OutcomeRouter:
         self.sync()
         app.command_finished()
         if outcome.quit:
-            app.exit()
+            app.call_later(app.action_quit)
 
     def _help(self, view: Any) -> None:
         from paperdesk.tui.screens.help import HelpScreen
@@ -162,8 +162,7 @@ class OutcomeRouter:
         app = self.app
         keys = []
         for binding in app.BINDINGS:
-            keymap = getattr(app, "_keymap", {}) or {}
-            key = keymap.get(binding.id or "", binding.key_display or binding.key)
+            key = app.keymap.get(binding.id or "", binding.key_display or binding.key)
             keys.append((key, binding.description))
         keys.append(("Enter (on a result)", "the natural command: summarize, or open"))
         keys.append(("ctrl+p", "command palette: commands valid now, papers in the results, themes"))
