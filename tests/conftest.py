@@ -161,7 +161,7 @@ def workbench(request, tmp_home, arxiv, embedder):
     desks = []
 
     def make(warm_up: bool = False, model: bool = True, **env):
-        settings = settings_for(tmp_home, arxiv.api_url, **SHORT_OUTPUTS, **({} if model else NO_MODEL), **env)
+        settings = settings_for(tmp_home, arxiv.api_url, **{**SHORT_OUTPUTS, **({} if model else NO_MODEL), **env})
         backend = request.getfixturevalue("local_backend") if model else None
         desk = Desk(settings, backend=backend, embedder=embedder)
         desks.append(desk)

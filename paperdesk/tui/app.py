@@ -181,9 +181,7 @@ class PaperDeskApp(App):
         assert desk is not None
         try:
             desk.library.embedder.model()
-            llama = getattr(desk.backend, "llama", None)
-            if callable(llama):
-                llama()
+            desk.backend.warm_up()
         except Exception as exc:  # reported in the status bar; commands will say it again with the fix
             self.post_message(ModelsReady(str(exc)))
             return
