@@ -59,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("remove", "remove a paper and its index entries")
     p.add_argument("id")
     verb("models", "list the GGUF models found and which one is active")
+    p = verb("config", "show where settings come from; --keys lists every setting with type, default and source")
+    p.add_argument("--keys", action="store_true", help="list every setting")
     p = verb("summarize", "summarize a paper (library id, arXiv id or PDF file) with page citations")
     p.add_argument("id")
     p.add_argument("--print", action="store_true", help="print the current summary instead of writing one")
@@ -129,7 +131,9 @@ def main(argv: list[str] | None = None) -> int:
             from paperdesk.bench import run_bench
 
             return run_bench(args, settings)
-        if args.verb in ("summarize", "improve", "undo", "redo", "ask"):
+        if args.verb == "config":
+            from paperdesk import cli_config as verbs
+        elif args.verb in ("summarize", "improve", "undo", "redo", "ask"):
             from paperdesk import cli_summary as verbs
         else:
             from paperdesk import cli_verbs as verbs
