@@ -162,6 +162,7 @@ class PaperDeskApp(App):
         startup_probe.mark("desk_ready")
         self.status_bar.set_model(f"model: {message.model}")
         self.router.restore(desk)
+        self.refresh_bindings()  # the footer was drawn before the workflow could answer; ask it again
         self.status_bar.set_activity("loading models …" if self._warm_up else "")
         self.command_line.say("; ".join(desk.notices) or "ready: type a command, or F1 for help")
         if self._warm_up:
