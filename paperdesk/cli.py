@@ -61,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     verb("models", "list the GGUF models found and which one is active")
     verb("doctor", "check the install, the models, the library and the network; say what to fix")
     verb("reindex", "rebuild the keyword index and the vector cache from the library's store")
+    p = verb("config", "show where settings come from; --keys lists every setting with type, default and source")
+    p.add_argument("--keys", action="store_true", help="list every setting")
     p = verb("summarize", "summarize a paper (library id, arXiv id or PDF file) with page citations")
     p.add_argument("id")
     p.add_argument("--print", action="store_true", help="print the current summary instead of writing one")
@@ -187,8 +189,10 @@ def main(argv: list[str] | None = None) -> int:
             from paperdesk.bench import run_bench
 
             return run_bench(args, settings)
-        if args.verb == "research":
-            from paperdesk import cli_research as verbs
+        if args.verb == "config":
+            from paperdesk import cli_config as verbs
+        elif args.verb == "research":
+            from paperdesk import cli_research as verbs  # type: ignore[no-redef]
         elif args.verb in ("summarize", "improve", "undo", "redo", "ask"):
             from paperdesk import cli_summary as verbs  # type: ignore[no-redef]
         elif args.verb in ("doctor", "reindex"):

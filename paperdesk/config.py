@@ -86,6 +86,7 @@ KEYS: tuple[Key, ...] = (
     Key("llm.remote_url", str, "", hint="base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000"),
     Key("llm.api_key", str, "", lambda v: v.isascii() and v.isprintable(),
         "printable ASCII (an API key cannot hold other characters)", secret=True),
+    Key("llm.remote_model", str, "", hint="model name the remote server serves (vLLM and Ollama need it)"),
     Key("llm.timeout", float, 120.0, _positive),
     Key("summary.section_tokens", int, 90, _positive, "tokens per summary section"),
     Key("summary.map_tokens", int, 80, _positive, "tokens of notes per excerpt"),

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 from paperdesk.console import authors
 from paperdesk.core.views import (
+    DialogueView,
     DraftView,
     HelpView,
     HistoryView,
@@ -14,34 +15,39 @@ from paperdesk.core.views import (
     PageView,
     ResultsView,
     StatusView,
+    View,
 )
 
 DIM, RESET = "\033[2m", "\033[0m"
 
 
-def render(view: Any, color: bool = False, streamed: bool = False) -> str:
+def render(view: View, color: bool = False, streamed: bool = False) -> str:
     """Plain text for any view; `streamed` skips a draft's text that was already printed token by token."""
-    if isinstance(view, ResultsView):
-        return render_results(view)
-    if isinstance(view, DraftView):
-        return render_draft(view, streamed)
-    if isinstance(view, PageView):
-        return f"== {view.title} ({view.paper_id}), page {view.page} of {view.pages} ==\n\n{view.text.rstrip()}"
-    if isinstance(view, NotesView):
-        body = view.text.rstrip() or "(no notes yet; notes <text> adds some)"
-        return f"notes on {view.paper_id} ({view.title}):\n{body}"
-    if isinstance(view, HelpView):
-        return render_help(view, color)
-    if isinstance(view, StatusView):
-        return "\n".join(view.lines())
-    if isinstance(view, HistoryView):
-        if not view.rows:
-            return "(the conversation history is empty)"
-        return "\n".join(
-            f"{datetime.fromtimestamp(t).strftime('%H:%M:%S')}  [{state}] {command}  -> {outcome}"
-            for command, state, outcome, t in view.rows
-        )
-    return ""
+    return RENDERERS[type(view)](view, color, streamed)
+
+
+def render_page(view: PageView) -> str:
+    return f"== {view.title} ({view.paper_id}), page {view.page} of {view.pages} ==\n\n{view.text.rstrip()}"
+
+
+def render_notes(view: NotesView) -> str:
+    body = view.text.rstrip() or "(no notes yet; notes <text> adds some)"
+    return f"notes on {view.paper_id} ({view.title}):\n{body}"
+
+
+def render_history(view: HistoryView) -> str:
+    if not view.rows:
+        return "(the conversation history is empty)"
+    return "\n".join(
+        f"{datetime.fromtimestamp(t).strftime('%H:%M:%S')}  [{state}] {command}  -> {outcome}"
+        for command, state, outcome, t in view.rows
+    )
+
+
+def render_dialogue(view: DialogueView) -> str:
+    if not view.turns:
+        return "(no dialogue yet: messages to the dispatcher and its replies show here)"
+    return "\n".join(f"{who}: {text}" for who, text in view.turns)
 
 
 def render_results(view: ResultsView) -> str:
@@ -75,6 +81,19 @@ def render_draft(view: DraftView, streamed: bool = False) -> str:
     if sources:
         parts.append(sources)
     return "\n\n".join(p for p in parts if p)
+
+
+# One renderer per view (views.VIEWS); a test checks that none is missing.
+RENDERERS: dict[type, Callable[[Any, bool, bool], str]] = {
+    ResultsView: lambda v, color, streamed: render_results(v),
+    DraftView: lambda v, color, streamed: render_draft(v, streamed),
+    PageView: lambda v, color, streamed: render_page(v),
+    NotesView: lambda v, color, streamed: render_notes(v),
+    HelpView: lambda v, color, streamed: render_help(v, color),
+    StatusView: lambda v, color, streamed: "\n".join(v.lines()),
+    HistoryView: lambda v, color, streamed: render_history(v),
+    DialogueView: lambda v, color, streamed: render_dialogue(v),
+}
 
 
 def render_help(view: HelpView, color: bool = False) -> str:

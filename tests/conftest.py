@@ -177,20 +177,19 @@ def backend(request):
 
 
 @pytest.fixture
-def workbench(tmp_home, arxiv, embedder, local_backend):
-    """make(**env) -> a PaperDeskApp over a Desk that uses the real default GGUF model (loaded once)."""
-    from paperdesk.config import load_settings
+def workbench(request, tmp_home, arxiv, embedder):
+    """make(model=True, **env) -> a PaperDeskApp over a Desk; with model=True it generates with the real
+    default GGUF (loaded once), with model=False no model is loaded (and none can be)."""
     from paperdesk.core.desk import Desk
     from paperdesk.tui.app import PaperDeskApp
+    from settings_for import NO_MODEL, SHORT_OUTPUTS, settings_for
 
     desks = []
 
-    def make(warm_up: bool = False, **env):
-        environ = {"PAPERDESK_HOME": str(tmp_home), "PAPERDESK_ARXIV_API_URL": arxiv.api_url,
-                   "PAPERDESK_ARXIV_DELAY_SECONDS": "0", "PAPERDESK_SUMMARY_SECTION_TOKENS": "16",
-                   "PAPERDESK_SUMMARY_MAP_TOKENS": "16", "PAPERDESK_ANSWER_MAX_TOKENS": "24", **env}
-        settings = load_settings(environ=environ, path=tmp_home / "absent.toml")
-        desk = Desk(settings, backend=local_backend, embedder=embedder)
+    def make(warm_up: bool = False, model: bool = True, **env):
+        settings = settings_for(tmp_home, arxiv.api_url, **{**SHORT_OUTPUTS, **({} if model else NO_MODEL), **env})
+        backend = request.getfixturevalue("local_backend") if model else None
+        desk = Desk(settings, backend=backend, embedder=embedder)
         desks.append(desk)
         return PaperDeskApp(settings, desk=desk, warm_up=warm_up)
 

@@ -11,7 +11,7 @@ import threading
 import time
 from typing import Iterator
 
-from paperdesk.core.llm.backend import GenerationRequest
+from paperdesk.core.llm.backend import Capabilities, GenerationRequest
 
 DEFAULT_TEXT = "readers keep track of the citations they have already seen across papers."
 
@@ -19,6 +19,10 @@ DEFAULT_TEXT = "readers keep track of the citations they have already seen acros
 class FakeLLM:
     name = "fake-llm"
     chat_template = None
+    capabilities = Capabilities(streams=True, json_schema=False)
+
+    def warm_up(self) -> None:
+        """Nothing to load."""
 
     def __init__(self, text: str = DEFAULT_TEXT, delay: float = 0.0) -> None:
         self.text = text

@@ -27,4 +27,6 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     "undo": {s: (None, None) for s in DRAFT_STATES},
     "redo": {s: (None, None) for s in DRAFT_STATES},
     **{c: {s: (None, None) for s in ALL} for c in ("help", "status", "history", "clear", "quit")},
+    # "Extensions beyond the seed": dialogue | ANY | shows the current dialogue | same
+    "dialogue": {s: (None, None) for s in ALL},
 }

@@ -12,7 +12,7 @@ async def settle(pilot, until=None, timeout: float = 120.0) -> None:
     await pilot.pause(0.2)  # let a key's message (Input.Submitted ...) reach its handler first
     while True:
         await pilot.pause(0.05)
-        idle = app.desk is not None and not app._busy and not any(w.is_running for w in app.workers)
+        idle = app.desk is not None and not app.busy and not any(w.is_running for w in app.workers)
         done = until() if until is not None else idle
         if done:
             await pilot.pause(0.05)

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         library = Library(settings.with_overrides(home=tmp))
         library.embedder.model()
         backend = make_backend(settings)
-        getattr(backend, "llama", lambda: None)()  # load outside the timings, as a running app would have
+        backend.warm_up()  # load outside the timings, as a running app would have
         stamps: dict[str, float] = {}
         start = time.perf_counter()
 

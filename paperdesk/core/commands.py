@@ -1,8 +1,8 @@
-"""Command lines -> Command: names, arguments, usage and help text.
+"""Command lines -> Command: parsing and completion over the registry's declarations.
 
-This is the one list of commands every face shows (shell, TUI command line,
-palette, help). Whether a command may run *now* is the workflow's business
-(`workflow.py`); this module only says what a well-formed command looks like.
+The commands themselves (names, argument kinds, usage, help) are declared once
+in `registry.py`. Whether a command may run *now* is the workflow's business
+(`workflow.py`); this module only says what a well-formed command line is.
 """
 
 from __future__ import annotations
@@ -11,57 +11,18 @@ import difflib
 import re
 import shlex
 from dataclasses import dataclass
-from enum import Enum
 
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.ids import is_local_id, looks_like_arxiv
+from paperdesk.core.registry import ALIASES as _ALIASES
+from paperdesk.core.registry import COMMANDS, SPECS, Arg, CommandSpec
+
+__all__ = ["COMMANDS", "SPECS", "Arg", "CommandSpec", "Command", "CommandError", "Ref", "parse", "parse_ref",
+           "canonical_name", "suggest", "command_names"]
 
 
 class CommandError(PaperdeskError):
     """A malformed command line: unknown name, missing or bad argument."""
-
-
-class Arg(Enum):
-    NONE = "none"
-    QUERY = "query"  # required free text
-    TEXT = "text"  # optional free text
-    REF = "ref"  # required <n|id>
-    REF_PAGE = "ref-page"  # <n|id> [page]
-    PAGE = "page"  # [--page N]
-    TOPIC = "topic"  # optional command name
-
-
-@dataclass(frozen=True)
-class CommandSpec:
-    name: str
-    arg: Arg
-    usage: str
-    summary: str
-    aliases: tuple[str, ...] = ()
-
-
-COMMANDS: tuple[CommandSpec, ...] = (
-    CommandSpec("find", Arg.QUERY, "find <query>", "search arXiv for papers to add"),
-    CommandSpec("summarize", Arg.REF, "summarize <n|id>", "download, index and summarize a found paper"),
-    CommandSpec("improve", Arg.QUERY, "improve <feedback>", "write a new draft revision that follows your feedback"),
-    CommandSpec("notes", Arg.TEXT, "notes [text]", "show the selected paper's notes, or append text to them"),
-    CommandSpec("save", Arg.TEXT, "save [name]", "keep the draft: a final summary, or a named report"),
-    CommandSpec("abandon", Arg.NONE, "abandon", "discard the draft summary (and the paper, if this summarize added it)"),
-    CommandSpec("sem-search", Arg.QUERY, "sem-search <query>", "hybrid search of the library with a cited answer"),
-    CommandSpec("research", Arg.QUERY, "research <query>", "a cited research report from the library"),
-    CommandSpec("list", Arg.PAGE, "list [--page N]", "list the library, 20 papers a page"),
-    CommandSpec("summary", Arg.REF, "summary <n|id>", "show the summary of a listed paper"),
-    CommandSpec("open", Arg.REF_PAGE, "open <n|id> [page]", "read a paper's text, page by page"),
-    CommandSpec("undo", Arg.NONE, "undo", "go back one draft revision"),
-    CommandSpec("redo", Arg.NONE, "redo", "go forward one draft revision"),
-    CommandSpec("help", Arg.TOPIC, "help [command]", "list commands, enabled or not and why", ("?",)),
-    CommandSpec("status", Arg.NONE, "status", "show the workflow state, selection, results and draft"),
-    CommandSpec("history", Arg.NONE, "history", "show the commands of this conversation"),
-    CommandSpec("clear", Arg.NONE, "clear", "clear the conversation history (not the state)"),
-    CommandSpec("quit", Arg.NONE, "quit", "leave paperdesk; a draft is kept and resumed next time", ("exit",)),
-)
-SPECS: dict[str, CommandSpec] = {c.name: c for c in COMMANDS}
-_ALIASES: dict[str, str] = {alias: c.name for c in COMMANDS for alias in c.aliases}
 
 
 @dataclass(frozen=True)
@@ -83,17 +44,8 @@ class Command:
     page: int | None = None
     raw: str = ""
 
-    @property
-    def event(self) -> str:
-        """The workflow event id for this command."""
-        return event_id(self.name)
-
     def __str__(self) -> str:
         return self.raw or self.name
-
-
-def event_id(name: str) -> str:
-    return name.replace("-", "_")
 
 
 def canonical_name(word: str) -> str | None:

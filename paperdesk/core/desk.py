@@ -7,14 +7,22 @@ transitions, results) and persists the session after every transition, so
 quitting or a kill -9 resumes where the last finished step left off.
 
 One command runs at a time; `cancel()` (from any thread) stops the running
-one within a token or a chunk. Faces run `run()` in a worker thread.
+one within a token or a chunk. Faces run `run()` in a worker thread. A
+command that fails (or is cancelled before it produced anything) changes
+nothing: the session and state it started from are put back.
+
+Notes have one writer: edits from a face (`save_notes`) and `notes <text>`
+appends go through one queue, in the order they were asked for, so an
+append is never overwritten by an older edit.
 """
 
 from __future__ import annotations
 
+import copy
 import threading
 import time
 import traceback
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
 
 from paperdesk.config import Settings
@@ -81,6 +89,8 @@ class Desk:
         self._token: CancelToken | None = None
         self._command = ""
         self.notices: list[str] = []
+        self._notes_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperdesk-notes")
+        self._closed = False
         forced = None
         if settings["offline"]:
             source = settings.sources.get("offline", "")
@@ -124,8 +134,27 @@ class Desk:
     def busy(self) -> bool:
         return self._lock.locked()
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
+        """Finish pending notes writes, then close the library; a second call does nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        self._notes_writer.shutdown(wait=True)
         self.library.close()
+
+    # -- notes: one writer ----------------------------------------------------------------------
+
+    def save_notes(self, paper_id: str, text: str) -> "Future[None]":
+        """Replace a paper's notes (an editor's text), after every write asked for before it."""
+        return self._notes_writer.submit(self.drafts.set_notes, paper_id, text)
+
+    def append_notes(self, paper_id: str, text: str) -> str:
+        """Append a paragraph after every write asked for before it; returns the whole notes."""
+        return self._notes_writer.submit(self.drafts.append_notes, paper_id, text).result()
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -179,7 +208,10 @@ class Desk:
             if refusal is not None:
                 outcome = Outcome(self._command, "refused", refusal)
             else:
+                before = self._snapshot()
                 outcome = self._guarded(HANDLERS[command.name], command)
+                if outcome.status == "error" or outcome.status == "cancelled" and outcome.view is None:
+                    self._roll_back(before, command)
             self._token = None
             self._record(outcome)
         self.emit(CommandFinished(outcome))
@@ -192,7 +224,7 @@ class Desk:
         except CancelledError:
             return Outcome(name, "cancelled", f"{command.name} cancelled; {self._cancel_note(command)}")
         except ArxivUnreachableError as exc:
-            self.context.mark_unreachable(str(exc))
+            self.context.mark_unreachable()
             self._refresh_downloaded()
             return Outcome(name, "error", f"{exc}. Working offline: your library and the local model still work; "
                                           f"find and downloads are off for {self.context.retry_seconds:g} s")
@@ -204,6 +236,27 @@ class Desk:
                 fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {name}\n{traceback.format_exc()}\n")
             return Outcome(name, "error", f"internal error in {command.name}: {type(exc).__name__}: {exc} "
                                           f"(details in {log}); your library and drafts are unchanged")
+
+    def _snapshot(self) -> tuple[str, Session, int]:
+        newest = self.store.query("SELECT COALESCE(MAX(id), 0) FROM drafts")[0][0]
+        return self.state, copy.deepcopy(self.session), newest
+
+    def _roll_back(self, before: tuple[str, Session, int], command: Command) -> None:
+        """Put back the session and state a failed command started from; drop the empty drafts it made."""
+        state, session, newest = before
+        for item in session.results:  # a download that finished before the failure stays in the library
+            item.in_library = item.in_library or self.paper_in_library(item.id)
+        results_changed = session.results != self.session.results
+        self.session = session
+        self.store.drafts.drop_empty_after(newest)
+        if self.state != state:
+            current = self.state
+            self.context.state = state
+            self.workflow = new_workflow(self.context, listeners=[_TransitionListener(self)])
+            self.emit(StateChanged(current, state, command.name))
+        self._refresh_downloaded()
+        if results_changed:
+            self.publish_results()
 
     def _cancel_note(self, command: Command) -> str:
         if command.name == "summarize" and self.state == "select-new":
@@ -283,11 +336,12 @@ class Desk:
             if not session.selected or self.store.get_paper(session.selected) is None:
                 return "the paper being summarized is no longer in the library"
         draft = session.draft
-        if draft is not None and draft.kind in ("answer", "report"):
-            if draft.draft_id is None or self.drafts.draft_info(draft.draft_id) is None:
-                return "its draft is gone"
-        if draft is not None and draft.kind == "summary" and self.store.get_paper(draft.paper_id or "") is None:
+        if draft is not None and draft.paper_id and self.store.get_paper(draft.paper_id) is None:
             return "the summarized paper is gone"
+        if draft is not None and draft.draft_id is not None and self.store.drafts.info(draft.draft_id) is None:
+            return "its draft is gone"
+        if draft is not None and draft.draft_id is None and not draft.paper_id:
+            return "its draft is gone"
         return None
 
     # -- questions faces ask ------------------------------------------------------------------
@@ -327,24 +381,30 @@ class Desk:
                 raise UnknownPaperError(f"{pid} is not in the library (it was removed); run list again") from None
             raise
 
+    def draft_id(self) -> int | None:
+        """The id (in the one draft model) of the session's draft; a summary's is found by its paper."""
+        ref = self.session.draft
+        if ref is None:
+            return None
+        if ref.draft_id is None and ref.paper_id:
+            return self.store.drafts.summary_of(ref.paper_id)
+        return ref.draft_id
+
     def draft_view(self) -> DraftView | None:
         """The current draft at its current revision."""
-        draft = self.session.draft
-        if draft is None:
+        ref = self.session.draft
+        if ref is None:
             return None
-        if draft.kind == "summary":
-            paper = self.store.get_paper(draft.paper_id or "")
-            title = paper.title if paper else draft.paper_id or ""
-            current = self.store.current_revision(draft.paper_id or "")
-            if current is None:
-                return DraftView("summary", title, "", None, "draft", paper_id=draft.paper_id)
-            return DraftView("summary", title, current.text, current.revision, current.status,
-                             paper_id=draft.paper_id)
-        current_draft = self.drafts.current_draft(draft.draft_id or 0)
-        if current_draft is None:
-            return DraftView(draft.kind, draft.query, "", None, "draft", query=draft.query)
-        return DraftView(draft.kind, draft.query, current_draft.text, current_draft.revision, current_draft.status,
-                         current_draft.sources, draft.query)
+        title = ref.query
+        if ref.paper_id:
+            paper = self.store.get_paper(ref.paper_id)
+            title = paper.title if paper else ref.paper_id
+        draft_id = self.draft_id()
+        current = self.store.drafts.current(draft_id) if draft_id is not None else None
+        if current is None:
+            return DraftView(ref.kind, title, "", None, "draft", query=ref.query, paper_id=ref.paper_id)
+        return DraftView(ref.kind, title, current.text, current.revision, current.status, current.sources,
+                         ref.query, ref.paper_id)
 
     def status(self) -> StatusView:
         paper = self.selected_paper()

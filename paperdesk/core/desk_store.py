@@ -1,35 +1,25 @@
-"""What the Desk keeps beside the library: answer/report drafts, reports, notes, the session.
+"""What the Desk keeps beside the library: reports, notes, the session (and its answer/report drafts).
 
-Answers (sem-search) and reports (research) are drafts with numbered
-revisions and an undo/redo cursor, like summaries. `save` copies the current
-revision into `reports`. The session (workflow state and the state variables)
-is one JSON value written in the same transaction as the command's history
-row, so a process killed at any moment resumes from the last finished command.
+Answers (sem-search) and reports (research) are drafts of the one draft model
+(`drafts.py`), like summaries. `save` copies the current revision into
+`reports`. The session (workflow state and the state variables) is one JSON
+value written in the same transaction as the command's history row, so a
+process killed at any moment resumes from the last finished command.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from paperdesk.core.drafts import Revision
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.store import Store
 
 SESSION_KEY = "session"
-
-
-@dataclass
-class DraftRevision:
-    draft_id: int
-    kind: str  # "answer" or "report"
-    query: str
-    revision: int
-    text: str
-    sources: list[dict[str, Any]] = field(default_factory=list)
-    status: str = "draft"  # draft, interrupted
-    feedback: str = ""
+DraftRevision = Revision  # an answer's or a report's revision
 
 
 @dataclass
@@ -49,60 +39,20 @@ class DeskStore:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    # -- answer / report drafts ---------------------------------------------------------
+    # -- answer / report drafts: the one draft model --------------------------------------
 
     def new_draft(self, kind: str, query: str) -> int:
-        with self.store.transaction() as conn:
-            cur = conn.execute("INSERT INTO drafts (kind, query, created) VALUES (?, ?, ?)", (kind, query, time.time()))
-            return int(cur.lastrowid)
+        return self.store.drafts.new(kind, query)
 
-    def add_draft_revision(
-        self, draft_id: int, text: str, sources: list[dict[str, Any]], status: str = "draft", feedback: str = ""
-    ) -> DraftRevision:
-        """A new revision after the newest, made current; redo history beyond it is dropped."""
-        with self.store.transaction() as conn:
-            row = conn.execute("SELECT revision FROM drafts WHERE id = ?", (draft_id,)).fetchone()
-            if row is None:
-                raise PaperdeskError(f"draft {draft_id} no longer exists; run the search again")
-            conn.execute("DELETE FROM draft_revisions WHERE draft_id = ? AND revision > ?", (draft_id, row[0]))
-            number = row[0] + 1
-            conn.execute(
-                "INSERT INTO draft_revisions (draft_id, revision, text, sources, feedback, status, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (draft_id, number, text, json.dumps(sources), feedback, status, time.time()),
-            )
-            conn.execute("UPDATE drafts SET revision = ?, redo_limit = ? WHERE id = ?", (number, number, draft_id))
-        current = self.current_draft(draft_id)
-        assert current is not None
-        return current
+    def add_draft_revision(self, draft_id: int, text: str, sources: list[dict[str, Any]], status: str = "draft",
+                           feedback: str = "") -> Revision:
+        return self.store.drafts.add_revision(draft_id, text, sources, status, feedback)
 
     def draft_info(self, draft_id: int) -> tuple[str, str, int] | None:
-        """(kind, query, current revision number) of a draft, or None when it is gone."""
-        rows = self.store.query("SELECT kind, query, revision FROM drafts WHERE id = ?", (draft_id,))
-        return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
+        return self.store.drafts.info(draft_id)
 
-    def current_draft(self, draft_id: int) -> DraftRevision | None:
-        rows = self.store.query(
-            "SELECT d.id, d.kind, d.query, r.revision, r.text, r.sources, r.status, r.feedback "
-            "FROM drafts d JOIN draft_revisions r ON r.draft_id = d.id AND r.revision = d.revision WHERE d.id = ?",
-            (draft_id,),
-        )
-        if not rows:
-            return None
-        r = rows[0]
-        return DraftRevision(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7])
-
-    def move_draft(self, draft_id: int, step: int) -> DraftRevision | None:
-        """Undo (-1) or redo (+1) on a draft; None when there is nowhere to go."""
-        with self.store.transaction() as conn:
-            row = conn.execute("SELECT revision, redo_limit FROM drafts WHERE id = ?", (draft_id,)).fetchone()
-            if row is None:
-                return None
-            target = row[0] + step
-            if target < 1 or target > row[1]:
-                return None
-            conn.execute("UPDATE drafts SET revision = ? WHERE id = ?", (target, draft_id))
-        return self.current_draft(draft_id)
+    def current_draft(self, draft_id: int) -> Revision | None:
+        return self.store.drafts.current(draft_id)
 
     # -- reports --------------------------------------------------------------------
 

@@ -20,6 +20,10 @@ class InvalidIdError(PaperdeskError):
     """A paper id does not look like an arXiv id or a library id."""
 
 
+class InvalidArgumentError(PaperdeskError):
+    """A query, count or page number that cannot be used (empty, zero, past the end)."""
+
+
 class UnknownPaperError(PaperdeskError):
     """No paper with that id is in the library."""
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from paperdesk.config import Settings
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.errors import InvalidIdError, PdfError, StoreError, UnknownPaperError
+from paperdesk.core.errors import InvalidArgumentError, InvalidIdError, PdfError, StoreError, UnknownPaperError
 from paperdesk.core.ids import is_local_id, looks_like_arxiv, parse_arxiv_id, path_inside
 from paperdesk.core import reindex
 from paperdesk.core.ingest.pdf import ParsedPdf, parse_pdf
@@ -355,17 +355,17 @@ class Library:
     def list(self, page: int = 1, per_page: int = 20) -> tuple[list[Paper], int]:
         """One page of papers (1-based) and the total count."""
         if page < 1:
-            raise InvalidIdError(f"page {page} does not exist; pages start at 1")
+            raise InvalidArgumentError(f"page {page} does not exist; pages start at 1")
         total = self.store.count_papers()
         if page > max(1, -(-total // per_page)):  # also keeps the offset inside SQLite's 64-bit integers
-            raise InvalidIdError(f"page {page} does not exist; the library has {max(1, -(-total // per_page))} page(s)")
+            raise InvalidArgumentError(f"page {page} does not exist; the library has {max(1, -(-total // per_page))} page(s)")
         return self.store.list_papers(per_page, (page - 1) * per_page), self.store.count_papers()
 
     def page_text(self, ref: str, page_no: int) -> tuple[Paper, str]:
         paper = self.get(ref)
         text = self.store.page_text(paper.id, page_no) if 1 <= page_no <= paper.page_count else None
         if text is None:
-            raise InvalidIdError(f"{paper.id} has pages 1-{paper.page_count}; there is no page {page_no}")
+            raise InvalidArgumentError(f"{paper.id} has pages 1-{paper.page_count}; there is no page {page_no}")
         return paper, text
 
     def search(
@@ -377,9 +377,9 @@ class Library:
     ) -> list[Hit]:
         """Hybrid (or keyword / vector) search over chunks, with snippets and component scores."""
         if not query.strip():
-            raise InvalidIdError("empty query: say what to search for")
+            raise InvalidArgumentError("empty query: say what to search for")
         if not 1 <= k <= MAX_K:
-            raise InvalidIdError(f"k must be between 1 and {MAX_K}, got {k}")
+            raise InvalidArgumentError(f"k must be between 1 and {MAX_K}, got {k}")
         paper_ids = [self.get(p).id for p in papers] if papers else None
         repair.catch_up(self)  # see what other processes (a CLI beside the TUI) committed
         allowed = np.asarray(self.store.chunk_ids_of(paper_ids), dtype=np.int64) if paper_ids else None

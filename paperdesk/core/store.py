@@ -21,115 +21,64 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 if TYPE_CHECKING:
     import numpy as np
 
+from paperdesk.core import desk_schema
+from paperdesk.core.drafts import Drafts, Revision
 from paperdesk.core.errors import StoreError, UnknownPaperError
+from paperdesk.core.schema import Migration, migrate, schema_version, script
 
-SCHEMA_VERSION = 3
+OWNER = "catalogue"
+# Before owners had their own versions, the whole schema was PRAGMA user_version 1-3. Such a
+# library is adopted (catalogue 1, desk N) and marked with this user_version, which the
+# paperdesk of those days refuses as "newer", so it never writes to tables it does not know.
+LEGACY_VERSIONS = (1, 2, 3)
+ADOPTED_USER_VERSION = 100
 
-MIGRATIONS: dict[int, str] = {
-    1: """
-    CREATE TABLE papers (
-        id          TEXT PRIMARY KEY,
-        arxiv_id    TEXT,
-        version     INTEGER,
-        title       TEXT NOT NULL,
-        authors     TEXT NOT NULL DEFAULT '[]',
-        abstract    TEXT NOT NULL DEFAULT '',
-        published   TEXT,
-        updated     TEXT,
-        categories  TEXT NOT NULL DEFAULT '[]',
-        pdf_path    TEXT,
-        source_url  TEXT,
-        page_count  INTEGER NOT NULL DEFAULT 0,
-        added       REAL NOT NULL,
-        index_state TEXT NOT NULL DEFAULT 'pending' CHECK (index_state IN ('pending', 'indexed'))
-    );
-    CREATE INDEX papers_arxiv ON papers(arxiv_id);
-    CREATE TABLE pages (
-        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
-        page_no  INTEGER NOT NULL,
-        text     TEXT NOT NULL,
-        PRIMARY KEY (paper_id, page_no)
-    );
-    CREATE TABLE chunks (
-        id         INTEGER PRIMARY KEY AUTOINCREMENT,
-        paper_id   TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
-        ordinal    INTEGER NOT NULL,
-        page_start INTEGER NOT NULL,
-        page_end   INTEGER NOT NULL,
-        section    TEXT NOT NULL DEFAULT '',
-        text       TEXT NOT NULL,
-        embedding  BLOB
-    );
-    CREATE INDEX chunks_paper ON chunks(paper_id, ordinal);
-    CREATE TABLE index_tombstones (
-        paper_id TEXT PRIMARY KEY,
-        chunk_ids TEXT NOT NULL
-    );
-    CREATE TABLE summary_revisions (
-        id       INTEGER PRIMARY KEY AUTOINCREMENT,
-        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
-        revision INTEGER NOT NULL,
-        text     TEXT NOT NULL,
-        created  REAL NOT NULL,
-        status   TEXT NOT NULL CHECK (status IN ('draft', 'final', 'interrupted')),
-        UNIQUE (paper_id, revision)
-    );
-    CREATE TABLE notes (
-        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
-        text     TEXT NOT NULL,
-        updated  REAL NOT NULL
-    );
-    CREATE TABLE reports (
-        id      INTEGER PRIMARY KEY AUTOINCREMENT,
-        kind    TEXT NOT NULL,
-        title   TEXT NOT NULL,
-        query   TEXT NOT NULL DEFAULT '',
-        text    TEXT NOT NULL,
-        sources TEXT NOT NULL DEFAULT '[]',
-        created REAL NOT NULL
-    );
-    CREATE TABLE command_history (
-        id      INTEGER PRIMARY KEY AUTOINCREMENT,
-        command TEXT NOT NULL,
-        state   TEXT NOT NULL DEFAULT '',
-        outcome TEXT NOT NULL DEFAULT '',
-        created REAL NOT NULL
-    );
-    CREATE TABLE meta (
-        key   TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-    """,
-    2: """
-    CREATE TABLE summary_cursor (
-        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
-        revision INTEGER NOT NULL,
-        redo_limit INTEGER NOT NULL
-    );
-    """,
-    3: """
-    CREATE TABLE drafts (
-        id         INTEGER PRIMARY KEY AUTOINCREMENT,
-        kind       TEXT NOT NULL CHECK (kind IN ('answer', 'report')),
-        query      TEXT NOT NULL,
-        created    REAL NOT NULL,
-        revision   INTEGER NOT NULL DEFAULT 0,
-        redo_limit INTEGER NOT NULL DEFAULT 0,
-        report_id  INTEGER REFERENCES reports(id) ON DELETE SET NULL
-    );
-    CREATE TABLE draft_revisions (
-        draft_id INTEGER NOT NULL REFERENCES drafts(id) ON DELETE CASCADE,
-        revision INTEGER NOT NULL,
-        text     TEXT NOT NULL,
-        sources  TEXT NOT NULL DEFAULT '[]',
-        feedback TEXT NOT NULL DEFAULT '',
-        status   TEXT NOT NULL CHECK (status IN ('draft', 'interrupted')),
-        created  REAL NOT NULL,
-        PRIMARY KEY (draft_id, revision)
-    );
-    ALTER TABLE reports ADD COLUMN updated REAL
-    """,
-}
+_CATALOGUE_V1 = script("""
+CREATE TABLE papers (
+    id          TEXT PRIMARY KEY,
+    arxiv_id    TEXT,
+    version     INTEGER,
+    title       TEXT NOT NULL,
+    authors     TEXT NOT NULL DEFAULT '[]',
+    abstract    TEXT NOT NULL DEFAULT '',
+    published   TEXT,
+    updated     TEXT,
+    categories  TEXT NOT NULL DEFAULT '[]',
+    pdf_path    TEXT,
+    source_url  TEXT,
+    page_count  INTEGER NOT NULL DEFAULT 0,
+    added       REAL NOT NULL,
+    index_state TEXT NOT NULL DEFAULT 'pending' CHECK (index_state IN ('pending', 'indexed'))
+);
+CREATE INDEX papers_arxiv ON papers(arxiv_id);
+CREATE TABLE pages (
+    paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+    page_no  INTEGER NOT NULL,
+    text     TEXT NOT NULL,
+    PRIMARY KEY (paper_id, page_no)
+);
+CREATE TABLE chunks (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    paper_id   TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+    ordinal    INTEGER NOT NULL,
+    page_start INTEGER NOT NULL,
+    page_end   INTEGER NOT NULL,
+    section    TEXT NOT NULL DEFAULT '',
+    text       TEXT NOT NULL,
+    embedding  BLOB
+);
+CREATE INDEX chunks_paper ON chunks(paper_id, ordinal);
+CREATE TABLE index_tombstones (
+    paper_id TEXT PRIMARY KEY,
+    chunk_ids TEXT NOT NULL
+);
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+""")
+
+MIGRATIONS: list[Migration] = [_CATALOGUE_V1]
 
 
 @dataclass
@@ -177,13 +126,7 @@ class Chunk:
     text: str
 
 
-@dataclass
-class SummaryRevision:
-    paper_id: str
-    revision: int
-    text: str
-    created: float
-    status: str  # draft, final, interrupted
+SummaryRevision = Revision  # a summary's revision is a draft revision of kind "summary"
 
 
 @dataclass
@@ -229,6 +172,7 @@ class Store:
             self._conn.execute("PRAGMA foreign_keys=ON")
             self._lock = threading.RLock()
             self._migrate()
+            self.drafts = Drafts(self)
         except sqlite3.DatabaseError as exc:
             raise StoreError(
                 f"cannot open the library at {path}: {exc}; move the file aside to start a new library"
@@ -257,20 +201,27 @@ class Store:
             return self._conn.execute(sql, params).fetchall()
 
     def _migrate(self) -> None:
-        current = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        if current > SCHEMA_VERSION:
-            raise StoreError(
-                f"library schema {current} is newer than this paperdesk ({SCHEMA_VERSION}); upgrade paperdesk"
-            )
-        for version in range(current + 1, SCHEMA_VERSION + 1):
-            with self.transaction() as conn:
-                for statement in _split_sql(MIGRATIONS[version]):
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {version}")
+        """Run each owner's migrations. The desk's tables come with every open library: summaries
+        are drafts, and they are written without a Desk too (the CLI's summarize)."""
+        self._adopt_legacy()
+        migrate(self._conn, OWNER, MIGRATIONS)
+        migrate(self._conn, desk_schema.OWNER, desk_schema.MIGRATIONS)
 
-    @property
-    def schema_version(self) -> int:
-        return self.query("PRAGMA user_version")[0][0]
+    def _adopt_legacy(self) -> None:
+        legacy = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        if legacy in (0, ADOPTED_USER_VERSION):
+            return
+        if legacy not in LEGACY_VERSIONS:
+            raise StoreError(f"library schema {legacy} is unknown to this paperdesk; upgrade paperdesk")
+        if schema_version(self._conn, OWNER) == 0:
+            with self.transaction() as conn:
+                conn.executemany("INSERT INTO schema_versions (owner, version) VALUES (?, ?)",
+                                 [(OWNER, 1), (desk_schema.OWNER, legacy)])
+                conn.execute(f"PRAGMA user_version = {ADOPTED_USER_VERSION}")
+
+    def schema_versions(self) -> dict[str, int]:
+        """owner -> how many of its migrations have run."""
+        return {r[0]: r[1] for r in self.query("SELECT owner, version FROM schema_versions")}
 
     # -- papers -----------------------------------------------------------------
 
@@ -445,73 +396,35 @@ class Store:
             rows = self.query(sql + f"WHERE p.id IN ({marks}) ORDER BY c.id", list(paper_ids))
         return [(Chunk(*r[:7]), r[7]) for r in rows]
 
-    # -- summary revisions ------------------------------------------------------
+    # -- summary revisions: the paper's summary draft in the one draft model ----------------------
 
-    def add_revision(self, paper_id: str, text: str, status: str = "draft") -> SummaryRevision:
-        """Store a new revision (numbered after the newest) and make it current; redo history is dropped."""
-        with self.transaction() as conn:
-            if conn.execute("SELECT 1 FROM papers WHERE id = ?", (paper_id,)).fetchone() is None:
-                raise UnknownPaperError(f"no paper {paper_id} in the library")
-            number = conn.execute(
-                "SELECT COALESCE(MAX(revision), 0) + 1 FROM summary_revisions WHERE paper_id = ?", (paper_id,)
-            ).fetchone()[0]
-            created = time.time()
-            conn.execute(
-                "INSERT INTO summary_revisions (paper_id, revision, text, created, status) VALUES (?, ?, ?, ?, ?)",
-                (paper_id, number, text, created, status),
-            )
-            conn.execute(
-                "INSERT OR REPLACE INTO summary_cursor (paper_id, revision, redo_limit) VALUES (?, ?, ?)",
-                (paper_id, number, number),
-            )
-        return SummaryRevision(paper_id, number, text, created, status)
+    def add_revision(self, paper_id: str, text: str, status: str = "draft") -> Revision:
+        """Store a new revision of a paper's summary (numbered after the newest) and make it current."""
+        return self.drafts.add_summary_revision(paper_id, text, status)
 
     def set_revision_status(self, paper_id: str, revision: int, status: str) -> None:
-        with self.transaction() as conn:
-            conn.execute(
-                "UPDATE summary_revisions SET status = ? WHERE paper_id = ? AND revision = ?",
-                (status, paper_id, revision),
-            )
+        draft_id = self.drafts.summary_of(paper_id)
+        if draft_id is not None:
+            self.drafts.set_status(draft_id, revision, status)
 
-    def current_revision(self, paper_id: str) -> SummaryRevision | None:
-        rows = self.query(
-            "SELECT r.paper_id, r.revision, r.text, r.created, r.status FROM summary_revisions r "
-            "JOIN summary_cursor c ON c.paper_id = r.paper_id AND c.revision = r.revision WHERE r.paper_id = ?",
-            (paper_id,),
-        )
-        return SummaryRevision(*rows[0]) if rows else None
+    def current_revision(self, paper_id: str) -> Revision | None:
+        draft_id = self.drafts.summary_of(paper_id)
+        return None if draft_id is None else self.drafts.current(draft_id)
 
-    def revisions(self, paper_id: str) -> list[SummaryRevision]:
-        rows = self.query(
-            "SELECT paper_id, revision, text, created, status FROM summary_revisions WHERE paper_id = ? ORDER BY revision",
-            (paper_id,),
-        )
-        return [SummaryRevision(*r) for r in rows]
+    def revisions(self, paper_id: str) -> list[Revision]:
+        draft_id = self.drafts.summary_of(paper_id)
+        return [] if draft_id is None else self.drafts.revisions(draft_id)
 
-    def move_revision(self, paper_id: str, step: int) -> SummaryRevision | None:
+    def move_revision(self, paper_id: str, step: int) -> Revision | None:
         """Undo (step -1) or redo (step +1); None when there is nowhere to go."""
-        with self.transaction() as conn:
-            row = conn.execute("SELECT revision, redo_limit FROM summary_cursor WHERE paper_id = ?", (paper_id,)).fetchone()
-            if row is None:
-                return None
-            target = row[0] + step
-            if target < 1 or target > row[1]:
-                return None
-            conn.execute("UPDATE summary_cursor SET revision = ? WHERE paper_id = ?", (target, paper_id))
-        return self.current_revision(paper_id)
+        draft_id = self.drafts.summary_of(paper_id)
+        return None if draft_id is None else self.drafts.move(draft_id, step)
 
     def discard_revisions_after(self, paper_id: str, base: int | None) -> None:
         """Drop revisions newer than `base` (all of them when None) and point the cursor back at `base`."""
-        keep = base or 0
-        with self.transaction() as conn:
-            conn.execute("DELETE FROM summary_revisions WHERE paper_id = ? AND revision > ?", (paper_id, keep))
-            if keep:
-                conn.execute(
-                    "INSERT OR REPLACE INTO summary_cursor (paper_id, revision, redo_limit) VALUES (?, ?, ?)",
-                    (paper_id, keep, keep),
-                )
-            else:
-                conn.execute("DELETE FROM summary_cursor WHERE paper_id = ?", (paper_id,))
+        draft_id = self.drafts.summary_of(paper_id)
+        if draft_id is not None:
+            self.drafts.discard_after(draft_id, base)
 
     # -- meta -------------------------------------------------------------------
 
@@ -542,6 +455,3 @@ class Store:
         with self.transaction() as conn:
             return conn.execute("DELETE FROM command_history").rowcount
 
-
-def _split_sql(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]

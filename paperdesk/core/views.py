@@ -1,7 +1,10 @@
 """What a Desk command produces (an `Outcome` holding a view) and the events it emits meanwhile.
 
 Faces render these: the shell as plain text, the TUI in its panes. Nothing
-here knows how it will be drawn.
+here knows how it will be drawn. The views form a closed set (`VIEWS`): an
+Outcome refuses anything else, and each face keeps one renderer per view,
+checked by a test, so a new view that a face does not handle fails a test
+instead of showing nothing.
 """
 
 from __future__ import annotations
@@ -107,6 +110,18 @@ class HistoryView:
     rows: list[tuple[str, str, str, float]]  # command, state, outcome, time
 
 
+@dataclass(frozen=True)
+class DialogueView:
+    """The dialogue since the last act: (speaker, text) turns, "user" or "dispatcher"."""
+
+    turns: list[tuple[str, str]]
+
+
+View = ResultsView | DraftView | PageView | NotesView | HelpView | StatusView | HistoryView | DialogueView
+VIEWS: tuple[type, ...] = (ResultsView, DraftView, PageView, NotesView, HelpView, StatusView, HistoryView,
+                           DialogueView)
+
+
 @dataclass
 class Outcome:
     """The result of one command line."""
@@ -114,8 +129,12 @@ class Outcome:
     command: str
     status: str  # "ok", "refused", "error", "cancelled"
     message: str = ""
-    view: Any = None
+    view: View | None = None
     quit: bool = False
+
+    def __post_init__(self) -> None:
+        if self.view is not None and not isinstance(self.view, VIEWS):
+            raise TypeError(f"{type(self.view).__name__} is not a view every face renders; add it to views.VIEWS")
 
     @property
     def ok(self) -> bool:

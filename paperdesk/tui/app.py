@@ -20,10 +20,11 @@ from textual.widgets import Footer, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from paperdesk.config import Settings
+from paperdesk.core.registry import COMMANDS, enter_command
 from paperdesk.tui import startup_probe
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
-from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady
+from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, WorkerFailed
 from paperdesk.tui.palette import WorkflowCommands
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
@@ -36,10 +37,6 @@ from paperdesk.tui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
-
-# the command Enter runs on a result row, by state
-NATURAL_COMMAND = {"select-new": "summarize", "select-view": "open", "draft-sem-search": "open",
-                   "draft-research": "open"}
 
 
 class PaperDeskApp(App):
@@ -58,9 +55,16 @@ class PaperDeskApp(App):
         self._warm_up = warm_up
         self._busy = False
         self._pending: str | None = None
+        self._command_worker: Worker | None = None
         self.router = OutcomeRouter(self)
+        self.keymap: dict[str, str] = {}  # binding id -> keys, as applied from the [keymap] settings
         # Chosen before the first style pass: changing the theme after mount restyles every widget.
-        self._theme_notices = self._choose_theme()
+        self.theme_notices = self._choose_theme()
+
+    @property
+    def busy(self) -> bool:
+        """A command is running (or a quit is waiting for one to stop)."""
+        return self._busy
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -68,7 +72,7 @@ class PaperDeskApp(App):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield ResultsPane(id="results")
-                yield NotesPane(lambda: self.desk.drafts if self.desk else None, id="notes")
+                yield NotesPane(lambda pid, text: self.desk.save_notes(pid, text) if self.desk else None, id="notes")
             with TabbedContent(id="right", initial="tab-draft"):
                 with TabPane("Draft · F3", id="tab-draft"):
                     yield DraftPane(id="draft")
@@ -94,7 +98,7 @@ class PaperDeskApp(App):
         return self.main.query_one(StatusBar)
 
     def on_mount(self) -> None:
-        for notice in self._theme_notices:
+        for notice in self.theme_notices:
             self.notify(notice, severity="warning", timeout=8)
         self._apply_keymap()
         if not self.cursor_blink:
@@ -131,7 +135,8 @@ class PaperDeskApp(App):
         if unknown:
             self.notify(f"keymap: no binding with id {', '.join(unknown)}; ids: {', '.join(sorted(BINDING_IDS))}",
                         severity="warning", timeout=8)
-        self.set_keymap({k: v for k, v in keymap.items() if k in BINDING_IDS})
+        self.keymap = {k: v for k, v in keymap.items() if k in BINDING_IDS}
+        self.set_keymap(self.keymap)
 
     # -- starting up -----------------------------------------------------------------------------
 
@@ -157,6 +162,7 @@ class PaperDeskApp(App):
         startup_probe.mark("desk_ready")
         self.status_bar.set_model(f"model: {message.model}")
         self.router.restore(desk)
+        self.refresh_bindings()  # the footer was drawn before the workflow could answer; ask it again
         self.status_bar.set_activity("loading models …" if self._warm_up else "")
         self.command_line.say("; ".join(desk.notices) or "ready: type a command, or F1 for help")
         if self._warm_up:
@@ -176,9 +182,7 @@ class PaperDeskApp(App):
         assert desk is not None
         try:
             desk.library.embedder.model()
-            llama = getattr(desk.backend, "llama", None)
-            if callable(llama):
-                llama()
+            desk.backend.warm_up()
         except Exception as exc:  # reported in the status bar; commands will say it again with the fix
             self.post_message(ModelsReady(str(exc)))
             return
@@ -197,6 +201,7 @@ class PaperDeskApp(App):
         line = line.strip()
         if not line:
             return
+        self.main.query_one(NotesPane).flush()  # an edit typed before this command is written before it runs
         self.command_line.input.remember(line)
         if self.desk is None:
             self._pending = line
@@ -212,7 +217,7 @@ class PaperDeskApp(App):
     def _start(self, line: str) -> None:
         self._busy = True
         self.command_line.say(f"running {line} … (Esc cancels)", "busy")
-        self.run_command(line)
+        self._command_worker = self.run_command(line)
 
     @work(thread=True, group="command", exit_on_error=False)
     def run_command(self, line: str) -> None:
@@ -229,13 +234,21 @@ class PaperDeskApp(App):
 
     @on(DeskEvent)
     def _desk_event(self, message: DeskEvent) -> None:
-        self.router.event(message.event)
+        if self.desk is not None and not self.desk.closed:  # events still queued at quit are dropped
+            self.router.event(message.event)
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
-            self._busy = False
-            self.notify(f"{event.worker.name} failed: {event.worker.error}", severity="error", timeout=10)
+            if event.worker.group == "command":
+                self._busy = False
+            self.post_message(WorkerFailed("app", event.worker.name, str(event.worker.error)))
+
+    @on(WorkerFailed)
+    def _show_worker_failure(self, message: WorkerFailed) -> None:
+        """Every worker failure, the app's or a pane's, reaches the user as a one-line error."""
+        first = message.error.splitlines()[0] if message.error else "unknown error"
+        self.command_line.say(f"{message.worker} failed: {first}", "error")
 
     @on(Input.Submitted, "#command-input")
     def _command_submitted(self, event: Input.Submitted) -> None:
@@ -244,7 +257,7 @@ class PaperDeskApp(App):
 
     @on(ResultsPane.Chosen)
     def _result_chosen(self, message: ResultsPane.Chosen) -> None:
-        command = NATURAL_COMMAND.get(self.desk.state if self.desk else "")
+        command = enter_command(self.desk.state) if self.desk else None
         if command is None:
             self.command_line.say("no command picks a result here; find, list or sem-search first", "error")
             return
@@ -267,7 +280,7 @@ class PaperDeskApp(App):
         if action == "workflow" and parameters:
             command = str(parameters[0])
         if action == "open_selected":
-            command = NATURAL_COMMAND.get(self.desk.state if self.desk else "", "open")
+            command = (enter_command(self.desk.state) if self.desk else None) or "open"
         if action == "cancel":
             return True
         if command is None:
@@ -339,16 +352,24 @@ class PaperDeskApp(App):
             self.command_line.input.focus()
 
     async def action_quit(self) -> None:
+        """Cancel a running command, wait until it has stored its interrupted revision, close the Desk, exit."""
         self.main.query_one(NotesPane).flush()
-        if self._busy and self.desk is not None:
-            self.desk.cancel()  # a partial draft is kept as an interrupted revision
+        self._pending = None
+        worker = self._command_worker
+        if self.desk is not None and worker is not None and not worker.is_finished:
+            self.command_line.say("stopping the running command before quitting …", "busy")
+            self.desk.cancel()
+            try:
+                await worker.wait()
+            except Exception:  # noqa: BLE001 - its failure was already reported; quitting goes on
+                pass
+        if self.desk is not None:
+            self.desk.close()  # writes pending notes first
         self.exit()
 
     # -- completion ----------------------------------------------------------------------------------
 
     def completion_candidates(self) -> tuple[list[str], list[str], list[str]]:
-        from paperdesk.core.commands import COMMANDS
-
         names = [c.name for c in COMMANDS]
         if self.desk is None:
             return [], names, []

@@ -11,9 +11,9 @@ from textual.containers import Vertical
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
-Candidates = Callable[[], tuple[Iterable[str], Iterable[str], Iterable[str]]]
+from paperdesk.core.registry import paper_commands
 
-_REF_COMMANDS = ("summarize", "summary", "open")
+Candidates = Callable[[], tuple[Iterable[str], Iterable[str], Iterable[str]]]
 
 
 class CommandSuggester(Suggester):
@@ -34,7 +34,7 @@ class CommandSuggester(Suggester):
                     return name + " "
             return None
         command, _, arg = value.partition(" ")
-        if command not in _REF_COMMANDS or not arg or " " in arg:
+        if command not in paper_commands() or not arg or " " in arg:
             return None
         for ref in refs:
             if ref.startswith(arg) and ref != arg:

@@ -37,6 +37,5 @@ ACTION_COMMANDS: dict[str, str] = {
     "improve": "improve",
     "abandon": "abandon",
 }
-WORKFLOW_ACTION_ARGS = {"save", "undo", "redo"}  # action_workflow(<command>) is gated by <command>
 
 BINDING_IDS = frozenset(b.id for b in APP_BINDINGS if b.id)

@@ -38,3 +38,12 @@ class ModelsReady(Message):
     """The embedding and generation models are loaded (or failed to load)."""
 
     error: str = ""
+
+
+@dataclass
+class WorkerFailed(Message):
+    """A pane's worker raised; the app says so in one line."""
+
+    pane: str
+    worker: str
+    error: str

@@ -8,12 +8,10 @@ from typing import TYPE_CHECKING, Iterator
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from paperdesk.core.registry import SPECS, paper_commands
+
 if TYPE_CHECKING:
     from paperdesk.tui.app import PaperDeskApp
-
-# commands that run as they are; the others need words, so the palette types their start into the command line
-_RUN_AS_IS = {"save", "abandon", "list", "undo", "redo", "notes", "help", "status", "history", "clear", "quit"}
-_PAPER_COMMANDS = ("summarize", "open", "summary")
 
 
 @dataclass(frozen=True)
@@ -30,12 +28,14 @@ def palette_entries(app: "PaperDeskApp") -> Iterator[PaletteEntry]:
     if desk is None:
         return
     enabled = {row.name: row for row in desk.workflow.availability() if row.enabled}
+    papers = paper_commands()
     for name, row in enabled.items():
-        if name in _PAPER_COMMANDS:
+        if name in papers:
             continue
-        run_now = name in _RUN_AS_IS
+        # commands that need words get their start typed into the command line; the others run as they are
+        run_now = not SPECS[name].arg.needs_input
         yield PaletteEntry(row.usage, name if run_now else f"{name} ", row.summary, run_now)
-    for name in _PAPER_COMMANDS:
+    for name in papers:
         if name not in enabled:
             continue
         for n, item in enumerate(desk.session.results, start=1):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from textual.widgets import TabbedContent
 
@@ -73,10 +73,10 @@ class OutcomeRouter:
             self.finished(event.outcome)
 
     def results(self, view: Any) -> None:
-        from paperdesk.tui.app import NATURAL_COMMAND
+        from paperdesk.core.registry import enter_command
 
         desk = self.app.desk
-        natural = NATURAL_COMMAND.get(desk.state if desk else "", "")
+        natural = (enter_command(desk.state) if desk else None) or ""
         pane = self._pane(ResultsPane)
         if view.items:
             pane.show(view, f"{natural} <n>" if natural else "")
@@ -107,32 +107,44 @@ class OutcomeRouter:
 
     # -- a command's outcome -------------------------------------------------------------------------
 
-    def finished(self, outcome: "Outcome") -> None:
+    def views(self) -> dict[type, Callable[[Any], None]]:
+        """One way to show each view of views.VIEWS; a test checks that none is missing."""
         from paperdesk.core import views
 
-        app = self.app
-        view = outcome.view
-        if isinstance(view, views.ResultsView):
-            self.results(view)
-        elif isinstance(view, views.DraftView):
-            self._pane(DraftPane).show(view)
-            self._tab("tab-draft")
-        elif isinstance(view, views.PageView):
-            self._pane(ReaderPane).show_page(view.paper_id, view.title, view.page, view.pages, view.text)
-            self._tab("tab-reader")
-        elif isinstance(view, views.NotesView):
-            self._pane(NotesPane).load(view.paper_id, view.title, view.text, True)
-            if not view.appended:
-                app.main.query_one("#notes-text").focus()
-        elif isinstance(view, views.HelpView):
-            self._help(view)
-        elif isinstance(view, views.StatusView):
-            app.notify("\n".join(view.lines()), title="status", timeout=8)
-        elif isinstance(view, views.HistoryView):
-            from paperdesk.text_views import render
-            from paperdesk.tui.screens.text import TextScreen
+        return {
+            views.ResultsView: self.results,
+            views.DraftView: self._draft,
+            views.PageView: self._page,
+            views.NotesView: self._notes,
+            views.HelpView: self._help,
+            views.StatusView: lambda view: self.app.notify("\n".join(view.lines()), title="status", timeout=8),
+            views.HistoryView: lambda view: self._text("History (Esc closes)", view),
+            views.DialogueView: lambda view: self._text("Dialogue (Esc closes)", view),
+        }
 
-            app.push_screen(TextScreen("History (Esc closes)", render(view)))
+    def _draft(self, view: Any) -> None:
+        self._pane(DraftPane).show(view)
+        self._tab("tab-draft")
+
+    def _page(self, view: Any) -> None:
+        self._pane(ReaderPane).show_page(view.paper_id, view.title, view.page, view.pages, view.text)
+        self._tab("tab-reader")
+
+    def _notes(self, view: Any) -> None:
+        self._pane(NotesPane).load(view.paper_id, view.title, view.text, True)
+        if not view.appended:
+            self.app.main.query_one("#notes-text").focus()
+
+    def _text(self, title: str, view: Any) -> None:
+        from paperdesk.text_views import render
+        from paperdesk.tui.screens.text import TextScreen
+
+        self.app.push_screen(TextScreen(title, render(view)))
+
+    def finished(self, outcome: "Outcome") -> None:
+        app = self.app
+        if outcome.view is not None:
+            self.views()[type(outcome.view)](outcome.view)
         if outcome.command.split(" ", 1)[0] in ("save", "abandon", "undo", "redo"):
             self.refresh_reports()
         kind = {"ok": "info", "cancelled": "info"}.get(outcome.status, "error")
@@ -142,7 +154,7 @@ class OutcomeRouter:
         self.sync()
         app.command_finished()
         if outcome.quit:
-            app.exit()
+            app.call_later(app.action_quit)
 
     def _help(self, view: Any) -> None:
         from paperdesk.tui.screens.help import HelpScreen
@@ -150,8 +162,7 @@ class OutcomeRouter:
         app = self.app
         keys = []
         for binding in app.BINDINGS:
-            keymap = getattr(app, "_keymap", {}) or {}
-            key = keymap.get(binding.id or "", binding.key_display or binding.key)
+            key = app.keymap.get(binding.id or "", binding.key_display or binding.key)
             keys.append((key, binding.description))
         keys.append(("Enter (on a result)", "the natural command: summarize, or open"))
         keys.append(("ctrl+p", "command palette: commands valid now, papers in the results, themes"))

@@ -94,3 +94,28 @@ def test_cancel_during_a_long_prompt_stops_before_any_token_and_leaves_the_model
     assert 0 < local_backend.llama().n_tokens < len(local_backend.llama().tokenize(prompt.encode()))  # stopped mid-prompt
     again = generate(local_backend, request)  # reuses the evaluated prefix: must match a fresh run
     assert again.text == fresh and not again.cancelled
+
+
+def test_two_generations_on_one_model_cancel_only_themselves(local_backend):
+    import threading
+
+    results = {}
+    first_token = threading.Event()
+    tokens = {"a": CancelToken(), "b": CancelToken()}
+
+    def run(name, on_token=None):
+        request = GenerationRequest(prompt="Once upon a time", max_tokens=40, seed=3, temperature=0.0)
+        results[name] = generate(local_backend, request, on_token=on_token, cancel=tokens[name])
+
+    a = threading.Thread(target=run, args=("a", lambda t: first_token.set()))
+    a.start()
+    assert first_token.wait(120)
+    b = threading.Thread(target=run, args=("b",))
+    b.start()
+    tokens["b"].cancel()  # b waits for the model (or has just got it): only b stops
+    b.join(120)
+    a.join(120)
+    assert results["b"].cancelled and not results["a"].cancelled
+    assert results["a"].finish_reason in ("stop", "length")
+    again = generate(local_backend, GenerationRequest(prompt="Once upon a time", max_tokens=4, seed=3))
+    assert not again.cancelled and again.tokens > 0  # the model is free again

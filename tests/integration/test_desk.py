@@ -9,9 +9,9 @@ import threading
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.config import load_settings
 from paperdesk.core.desk import Desk
 from paperdesk.core.handlers import HANDLERS
+from settings_for import settings_for
 from paperdesk.core.views import (
     GenerationStarted,
     ProgressUpdated,
@@ -28,10 +28,7 @@ def make_desk(tmp_home, arxiv, embedder):
     desks = []
 
     def make(backend=None, **env):
-        environ = {"PAPERDESK_HOME": str(tmp_home), "PAPERDESK_ARXIV_API_URL": arxiv.api_url,
-                   "PAPERDESK_ARXIV_DELAY_SECONDS": "0", **env}
-        desk = Desk(load_settings(environ=environ, path=tmp_home / "absent.toml"), backend=backend or FakeLLM(),
-                    embedder=embedder)
+        desk = Desk(settings_for(tmp_home, arxiv.api_url, **env), backend=backend or FakeLLM(), embedder=embedder)
         desks.append(desk)
         return desk
 
@@ -207,3 +204,45 @@ def test_an_internal_error_is_reported_and_changes_nothing(make_desk, monkeypatc
     assert outcome.status == "error" and "internal error in list: RuntimeError: boom" in outcome.message
     assert (desk.settings.home / "paperdesk.log").read_text().count("RuntimeError: boom") == 1
     assert desk.state == "initial" and desk.run("status").ok
+
+
+def test_a_failed_command_changes_nothing_and_the_next_start_resumes_cleanly(tmp_home, arxiv, embedder):
+    # the backend fails on first use (remote without a URL): after the search and after the draft was begun
+    settings = settings_for(tmp_home, arxiv.api_url, PAPERDESK_LLM_BACKEND="remote")
+    desk = Desk(settings, embedder=embedder)
+    desk.library.add_pdf(__import__("conftest").PAPERS / "2302.07302v1.pdf")
+    assert desk.run("list").ok and desk.state == "select-view"
+    before = desk.status()
+    events = []
+    desk.subscribe(events.append)
+    for line in ("research citations in scientific papers", "sem-search how do readers keep track of citations"):
+        outcome = desk.run(line)
+        assert outcome.status == "error" and "llm.remote_url" in outcome.message
+        assert desk.status() == before and desk.session.draft is None and len(desk.session.results) == 1
+    # sem-search had moved to draft-sem-search before generating: the faces are told it moved back
+    assert StateChanged("draft-sem-search", "select-view", "sem-search") in events
+    assert desk.store.query("SELECT COUNT(*) FROM drafts")[0][0] == 0  # no empty drafts left behind
+    desk.close()
+    again = Desk(settings, embedder=embedder)
+    assert again.state == "select-view" and again.session.draft is None and again.notices == ["resumed in select-view"]
+    assert again.status().draft == "none"
+    again.close()
+
+
+def test_a_notes_append_runs_after_an_edit_asked_for_before_it(make_desk):
+    desk = make_desk()
+    desk.run("find expository writing")
+    desk.run("summarize 1")
+    pid = desk.session.selected
+    pending = desk.save_notes(pid, "edited in the pane")  # what a face's autosave asks for
+    assert desk.run("notes appended by command").view.text == "edited in the pane\nappended by command"
+    assert pending.done() and desk.drafts.notes(pid) == "edited in the pane\nappended by command"
+
+
+def test_dialogue_shows_an_empty_dialogue_until_the_dispatcher_exists(make_desk):
+    desk = make_desk()
+    outcome = desk.run("dialogue")
+    assert outcome.ok and outcome.view.turns == [] and outcome.message == "the dialogue is empty"
+    from paperdesk.text_views import render
+
+    assert render(outcome.view).startswith("(no dialogue yet")

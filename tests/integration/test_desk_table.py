@@ -9,14 +9,13 @@ persisted state) and runs one command line through `paperdesk shell`.
 
 import io
 import shutil
-from pathlib import Path
 
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.config import load_settings
 from paperdesk.core.desk import Desk
 from paperdesk.shell import run_shell
+from settings_for import settings_for
 from spec_table import ALL, SPEC_TABLE
 
 pytestmark = pytest.mark.slow
@@ -40,6 +39,7 @@ LINES = {
     "history": "history",
     "clear": "clear",
     "quit": "quit",
+    "dialogue": "dialogue",
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],
@@ -50,11 +50,6 @@ PATHS = {  # how each state is reached from the base library (CiteSee, with a sa
     "draft-sem-search": ["sem-search how do readers keep track of citations", "improve shorter"],
     "draft-research": ["research citations in scientific papers", "improve shorter"],
 }
-
-
-def settings_for(home: Path, api_url: str):
-    return load_settings(environ={"PAPERDESK_HOME": str(home), "PAPERDESK_ARXIV_API_URL": api_url,
-                                  "PAPERDESK_ARXIV_DELAY_SECONDS": "0"}, path=home / "absent.toml")
 
 
 @pytest.fixture(scope="module")

@@ -58,7 +58,7 @@ async def test_find_summarize_improve_save(workbench):
 
 async def test_list_open_next_page_and_find_in_paper(workbench, library):
     library.add_pdf(PAPERS / "2304.02623v1.pdf")
-    app = workbench()
+    app = workbench(model=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await type_commands(pilot, "list")
         assert app.desk.state == "select-view"
@@ -126,7 +126,7 @@ async def test_notes_are_saved_as_you_type(workbench):
 
 
 async def test_refusals_show_inline_and_disabled_actions_are_dimmed(workbench):
-    app = workbench()
+    app = workbench(model=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         await pilot.press(*"improve more detail", "enter")
@@ -140,18 +140,19 @@ async def test_refusals_show_inline_and_disabled_actions_are_dimmed(workbench):
         from paperdesk.tui.palette import palette_entries
 
         offered = {e.line.split(" ")[0] for e in palette_entries(app)}
-        assert offered == {"find", "sem-search", "research", "list", "help", "status", "history", "clear", "quit"}
+        assert offered == {"find", "sem-search", "research", "list", "help", "status", "history", "clear", "dialogue",
+                           "quit"}
 
 
 async def test_unknown_theme_falls_back_with_a_notice_and_keymap_remaps(workbench):
-    app = workbench(PAPERDESK_THEME="no-such-theme")
+    app = workbench(model=False, PAPERDESK_THEME="no-such-theme")
     app.settings.values["keymap.save"] = "ctrl+w"
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         assert app.theme == "paperdesk-dark"
-        assert any("unknown theme 'no-such-theme'" in n.message for n in app._notifications)
-        assert app._keymap.get("save") == "ctrl+w"
-    light = workbench(PAPERDESK_THEME="paperdesk-light")
+        assert any("unknown theme 'no-such-theme'" in n for n in app.theme_notices)
+        assert app.keymap.get("save") == "ctrl+w"
+    light = workbench(model=False, PAPERDESK_THEME="paperdesk-light")
     async with light.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         assert light.theme == "paperdesk-light" and not light.current_theme.dark
@@ -159,11 +160,11 @@ async def test_unknown_theme_falls_back_with_a_notice_and_keymap_remaps(workbenc
 
 async def test_quit_and_start_again_resumes_results_and_reader(workbench, library):
     library.add_pdf(PAPERS / "2304.02623v1.pdf")
-    app = workbench()
+    app = workbench(model=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await type_commands(pilot, "list", "open 1 3")
         await pilot.press("ctrl+q")
-    again = workbench()
+    again = workbench(model=False)
     async with again.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         reader = again.main.query_one(ReaderPane)

@@ -10,11 +10,11 @@ import shutil
 
 import pytest
 
-from paperdesk.config import load_settings
 from paperdesk.core.desk import Desk
 from paperdesk.core.session import DraftRef, ResultItem, Session
 from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.panes.draft import DraftPane
+from settings_for import settings_for as shared_settings_for
 from tui_helpers import settle, type_commands
 
 pytestmark = pytest.mark.slow
@@ -38,11 +38,8 @@ ANSWER = ("The passages show that readers lose track of the citations they have 
           "CiteSee highlights citations a reader has saved or opened before [2].")
 
 
-def settings_for(home, api_url):
-    return load_settings(environ={"PAPERDESK_HOME": str(home), "PAPERDESK_ARXIV_API_URL": api_url,
-                                  "PAPERDESK_ARXIV_DELAY_SECONDS": "0",
-                                  "PAPERDESK_LLM_MODEL_PATH": "/models/snapshot-model.gguf"},
-                         path=home / "absent.toml")
+def settings_for(home, api_url):  # the status bar names the model, so it is fixed; none is ever loaded here
+    return shared_settings_for(home, api_url, PAPERDESK_LLM_MODEL_PATH="/models/snapshot-model.gguf")
 
 
 @pytest.fixture(scope="module")

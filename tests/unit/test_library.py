@@ -8,7 +8,7 @@ import pytest
 
 from conftest import PAPERS
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.errors import CancelledError, InvalidIdError, PdfError, UnknownPaperError
+from paperdesk.core.errors import CancelledError, InvalidArgumentError, InvalidIdError, PdfError, UnknownPaperError
 from paperdesk.core.library import Library
 from paperdesk.core.sources.arxiv import ArxivClient
 
@@ -74,8 +74,12 @@ def test_lookup_errors(library: Library):
         library.get("2302.07302")
     with pytest.raises(InvalidIdError):
         library.get("../../etc/passwd")
-    with pytest.raises(InvalidIdError, match="empty query"):
+    with pytest.raises(InvalidArgumentError, match="empty query"):
         library.search("   ")
+    with pytest.raises(InvalidArgumentError, match="k must be at least 1"):
+        library.search("citations", k=0)
+    with pytest.raises(InvalidArgumentError, match="pages start at 1"):
+        library.list(page=0)
 
 
 def test_bad_pdf_adds_nothing(library: Library, tmp_path: Path):

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.errors import StoreError, UnknownPaperError
-from paperdesk.core.store import SCHEMA_VERSION, NewChunk, Paper, Store
+from paperdesk.core.store import NewChunk, Paper, Store
 
 
 def _paper(pid: str = "2302.07302v1") -> Paper:
@@ -13,11 +13,12 @@ def _paper(pid: str = "2302.07302v1") -> Paper:
 
 def test_schema_wal_and_version(tmp_path: Path):
     store = Store(tmp_path / "lib.sqlite")
-    assert store.schema_version == SCHEMA_VERSION
+    assert store.schema_versions() == {"catalogue": 1, "desk": 4}
     mode = sqlite3.connect(tmp_path / "lib.sqlite").execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
     tables = {r[0] for r in sqlite3.connect(tmp_path / "lib.sqlite").execute("SELECT name FROM sqlite_master")}
-    assert {"papers", "pages", "chunks", "summary_revisions", "notes", "reports", "command_history"} <= tables
+    assert {"papers", "pages", "chunks", "drafts", "draft_revisions", "notes", "reports", "command_history"} <= tables
+    assert not {"summary_revisions", "summary_cursor"} & tables  # merged into the one draft model
 
 
 def test_add_read_remove_roundtrip(tmp_path: Path):
@@ -55,7 +56,8 @@ def test_newer_schema_is_refused(tmp_path: Path):
     path = tmp_path / "lib.sqlite"
     Store(path).close()
     conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.execute("UPDATE schema_versions SET version = 99 WHERE owner = 'desk'")
+    conn.commit()
     conn.close()
     with pytest.raises(StoreError, match="newer"):
         Store(path)
@@ -96,20 +98,3 @@ def test_revisions_undo_redo_and_branching(tmp_path: Path):
     assert [r.revision for r in reopened.revisions("2302.07302v1")] == [1, 2, 3, 4]
     with pytest.raises(UnknownPaperError):
         reopened.add_revision("nope", "x")
-
-
-def test_migrates_a_version_one_library(tmp_path: Path):
-    path = tmp_path / "lib.sqlite"
-    conn = sqlite3.connect(path)
-    from paperdesk.core.store import MIGRATIONS, _split_sql
-
-    for statement in _split_sql(MIGRATIONS[1]):
-        conn.execute(statement)
-    conn.execute("INSERT INTO papers (id, title, added) VALUES ('x', 'Old paper', 0)")
-    conn.execute("PRAGMA user_version = 1")
-    conn.commit()
-    conn.close()
-    store = Store(path)
-    assert store.schema_version == SCHEMA_VERSION
-    assert store.get_paper("x").title == "Old paper"
-    assert store.add_revision("x", "summary").revision == 1

@@ -118,7 +118,7 @@ def test_detected_offline_expires_so_find_can_retry():
     clock = Clock()
     context = WorkflowContext(retry_seconds=60, clock=clock)
     wf = new_workflow(context)
-    context.mark_unreachable("connection refused")
+    context.mark_unreachable()
     assert "arXiv unreachable" in wf.refusal("find")
     assert context.mode.startswith("offline (arXiv unreachable")
     clock.now += 61

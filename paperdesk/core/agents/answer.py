@@ -24,10 +24,11 @@ from paperdesk.core.agents.attribution import (
     usable,
 )
 from paperdesk.core.agents import quality
-from paperdesk.core.agents.summarizer import drop_repeats, make_request
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.library import Hit, Library
 from paperdesk.core.llm.backend import Backend, generate
+from paperdesk.core.llm.repeats import drop_repeats
+from paperdesk.core.llm.requests import make_request
 from paperdesk.core.prompts import render, template as template_text
 
 MIN_VECTOR = 0.25  # below this cosine, with no keyword match, a passage is not about the question
@@ -109,7 +110,7 @@ def write(
     passages = [" ".join(chunks[h.chunk_id].text.split()[:SOURCE_WORDS]) for h in hits]
     sources = "\n".join(f"Source {n} ({_short(h.title)}, page {h.page_start}): {passages[n - 1]}"
                         for n, h in enumerate(hits, start=1))
-    lead = "" if getattr(backend, "chat_template", None) else LEAD
+    lead = "" if backend.chat_template else LEAD
     prompt = render(template, sources=sources, question=question.strip(), **values).rstrip()
     if lead:
         prompt = f"{prompt} {lead}"

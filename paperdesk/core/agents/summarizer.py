@@ -22,7 +22,9 @@ from paperdesk.core.agents.citations import CITATION, check_citations
 from paperdesk.core.agents.page_grounding import PageGrounder
 from paperdesk.core.agents.section_gate import GroundingStats, gated_section
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
+from paperdesk.core.llm.backend import Backend, generate
+from paperdesk.core.llm.repeats import drop_repeats
+from paperdesk.core.llm.requests import make_request
 from paperdesk.core.progress import Progress, ProgressCallback
 from paperdesk.core.prompts import render
 from paperdesk.core.store import Chunk, Store, SummaryRevision
@@ -50,13 +52,6 @@ class SummaryResult:
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
 
-def make_request(backend: Backend, prompt: str, **options: Any) -> GenerationRequest:
-    """Chat messages when the model has its own chat template, a completion prompt otherwise."""
-    if getattr(backend, "chat_template", None):
-        return GenerationRequest(messages=[{"role": "user", "content": prompt}], **options)
-    return GenerationRequest(prompt=prompt, **options)
-
-
 def pick_excerpts(chunks: list[Chunk]) -> list[Chunk]:
     """One chunk per body section, in order, at most MAX_EXCERPTS spread over the paper."""
     body = [c for c in chunks if not any(s in c.section.lower() for s in SKIP_SECTIONS)] or chunks
@@ -79,19 +74,6 @@ def split_sections(markdown: str) -> dict[str, str]:
         heading, _, body = block.partition("\n")
         out[heading.strip()] = body.strip()
     return out
-
-
-def drop_repeats(text: str) -> str:
-    """Drop sentences a small model repeats (a common failure of base models)."""
-    seen: set[str] = set()
-    out = []
-    for sentence in re.split(r"(?<=[.!?\n])\s+", text):
-        key = " ".join(sentence.lower().split())
-        if key and key in seen:
-            continue
-        seen.add(key)
-        out.append(sentence)
-    return " ".join(out) if "\n" not in text else "\n".join(s.strip() for s in out)
 
 
 def _excerpt(chunk: Chunk) -> str:

@@ -15,9 +15,6 @@ if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
     from paperdesk.core.library import Hit
 
-_KIND_OF = {"sem-search": "answer", "research": "report"}
-
-
 def sem_search(desk: "Desk", command: Command) -> Outcome:
     hits = answers.retrieve(desk.library, command.text, desk.settings["answer.k"])
     return _draft_from_hits(desk, command, hits, "answer", "answer", desk.settings["answer.max_tokens"])
@@ -133,14 +130,10 @@ def redo(desk: "Desk", command: Command) -> Outcome:
 
 
 def _move(desk: "Desk", command: Command, step: int) -> Outcome:
-    draft = desk.session.draft
-    if draft is None:
+    draft_id = desk.draft_id()
+    if draft_id is None and desk.session.draft is None:
         raise PaperdeskError(f"there is no draft to {command.name}")
-    if draft.kind == "summary":
-        moved = desk.store.move_revision(draft.paper_id or "", step) is not None
-    else:
-        moved = desk.drafts.move_draft(draft.draft_id or 0, step) is not None
-    if not moved:
+    if draft_id is None or desk.store.drafts.move(draft_id, step) is None:
         edge = "the first revision" if step < 0 else "the newest revision"
         raise PaperdeskError(f"nothing to {command.name}: the draft is at {edge}")
     desk.transition(command)

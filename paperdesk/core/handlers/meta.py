@@ -1,11 +1,11 @@
-"""Commands allowed in every state: help, status, history, clear, quit."""
+"""Commands allowed in every state: help, status, history, clear, dialogue, quit."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from paperdesk.core.commands import Command
-from paperdesk.core.views import HelpView, HistoryView, Outcome
+from paperdesk.core.views import DialogueView, HelpView, HistoryView, Outcome
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
@@ -29,6 +29,12 @@ def history(desk: "Desk", command: Command) -> Outcome:
 def clear(desk: "Desk", command: Command) -> Outcome:
     removed = desk.store.clear_history()
     return Outcome(command.raw, "ok", f"conversation history cleared ({removed} entries); the state is unchanged")
+
+
+def dialogue(desk: "Desk", command: Command) -> Outcome:
+    """The dialogue since the last act (empty until the dispatcher answers free text)."""
+    turns = list(desk.session.dialogue)
+    return Outcome(command.raw, "ok", "" if turns else "the dialogue is empty", DialogueView(turns))
 
 
 def quit_(desk: "Desk", command: Command) -> Outcome:

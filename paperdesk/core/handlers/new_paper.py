@@ -85,7 +85,7 @@ def notes(desk: "Desk", command: Command) -> Outcome:
     if paper is None:
         raise PaperdeskError("no paper is selected; summarize <n> selects one")
     if command.text:
-        text = desk.drafts.append_notes(paper.id, command.text)
+        text = desk.append_notes(paper.id, command.text)
         return Outcome(command.raw, "ok", f"notes of {paper.id} saved", NotesView(paper.id, paper.title, text, True))
     return Outcome(command.raw, "ok", "", NotesView(paper.id, paper.title, desk.drafts.notes(paper.id)))
 

@@ -3,6 +3,8 @@
 A request is either a completion prompt or chat messages. `generate` streams
 tokens to a callback and returns the whole text; cancelling the token stops
 generation within one token and returns the partial text marked cancelled.
+The token belongs to one generation: cancelling it stops that generation and
+no other running on the same backend.
 """
 
 from __future__ import annotations
@@ -41,8 +43,31 @@ class Generation:
     total_s: float
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do, for callers that would otherwise have to guess."""
+
+    streams: bool = True  # tokens arrive one by one (else the whole text at the end)
+    json_schema: bool = False  # honours GenerationRequest.json_schema (grammar-constrained output)
+
+
 class Backend(Protocol):
+    """What every caller relies on: a name, capabilities, the chat template, warm-up and streaming."""
+
     name: str
+    capabilities: Capabilities
+
+    @property
+    def chat_template(self) -> str | None:
+        """The model's own chat template (then requests are chat messages), or None for completion prompts.
+
+        Reading it never loads a model that is not loaded yet.
+        """
+        ...
+
+    def warm_up(self) -> None:
+        """Get ready to generate (load the model) now rather than on the first request."""
+        ...
 
     def stream(self, request: GenerationRequest, cancel: CancelToken | None = None
                ) -> Iterator[tuple[str, str | None]]:

@@ -15,7 +15,8 @@ def make_backend(settings: Settings) -> Backend:
             raise ConfigError("config key llm.remote_url: set it to the server's base URL, e.g. http://127.0.0.1:8000")
         from paperdesk.core.llm.remote import RemoteBackend
 
-        return RemoteBackend(settings["llm.remote_url"], settings["llm.api_key"], settings["llm.timeout"])
+        return RemoteBackend(settings["llm.remote_url"], settings["llm.api_key"], settings["llm.timeout"],
+                             settings["llm.remote_model"])
     from paperdesk.core.llm.local import LocalBackend
     from paperdesk.core.llm.models import resolve_model
 

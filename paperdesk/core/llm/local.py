@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import ConfigError
-from paperdesk.core.llm.backend import GenerationRequest
+from paperdesk.core.llm.backend import Capabilities, GenerationRequest
 
 
 _log = logging.getLogger("paperdesk.llama")
@@ -48,9 +48,15 @@ class LocalBackend:
     The prompt is evaluated `n_batch` tokens per llama.cpp call, and the
     cancel token is checked between those calls, so a cancel during a long
     prompt lands after at most one batch instead of after the whole prompt.
+
+    The one loaded model generates one request at a time: a second generation
+    waits for the first (still honouring its own cancel token while it
+    waits), and the token checked between batches is always that of the
+    generation holding the model, so two generations never cancel each other.
     """
 
     name = "local"
+    capabilities = Capabilities(streams=True, json_schema=True)
 
     def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int = 0, n_batch: int = 128,
                  probe: bool = True) -> None:
@@ -61,7 +67,9 @@ class LocalBackend:
         self.n_batch = n_batch
         self._llama: Any = None
         self._lock = threading.Lock()
-        self._cancel: CancelToken | None = None  # the running generation's token
+        self._generating = threading.Lock()  # held by the one generation using the model
+        self._cancel: CancelToken | None = None  # the token of the generation holding `_generating`
+        self._template: tuple[str | None] | None = None  # the chat template, once read
 
     def llama(self) -> Any:
         with self._lock:
@@ -101,21 +109,38 @@ class LocalBackend:
 
         llama._ctx.decode = decode_unless_cancelled
 
+    def warm_up(self) -> None:
+        self.llama()
+
     @property
     def chat_template(self) -> str | None:
-        """The GGUF's own chat template, if it ships one."""
-        return self.llama().metadata.get("tokenizer.chat_template")
+        """The GGUF's own chat template, if it ships one; read from the file's header when not loaded."""
+        if self._template is None:
+            if self._llama is not None:
+                value = self._llama.metadata.get("tokenizer.chat_template")
+            else:
+                from paperdesk.core.llm.gguf import read_metadata
+
+                if not self.model_path.is_file():
+                    raise ConfigError(f"no model file at {self.model_path}; set llm.model_path or put a GGUF in models/")
+                value = read_metadata(self.model_path, {"tokenizer.chat_template"}).get("tokenizer.chat_template")
+            self._template = (value or None,)
+        return self._template[0]
 
     def stream(self, request: GenerationRequest, cancel: CancelToken | None = None
                ) -> Iterator[tuple[str, str | None]]:
         llama = self.llama()
-        self._cancel = cancel
+        while not self._generating.acquire(timeout=0.05):
+            if cancel is not None and cancel.cancelled:
+                return  # cancelled while waiting for the model: generate() marks it cancelled
         try:
+            self._cancel = cancel
             yield from self._stream(llama, request)
         except _Aborted:
             return  # generate() sees the cancelled token and marks the result cancelled
         finally:
             self._cancel = None
+            self._generating.release()
 
     def _stream(self, llama: Any, request: GenerationRequest) -> Iterator[tuple[str, str | None]]:
         options: dict[str, Any] = {

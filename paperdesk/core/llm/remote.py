@@ -13,7 +13,7 @@ import requests
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import ConfigError, NetworkError
-from paperdesk.core.llm.backend import GenerationRequest
+from paperdesk.core.llm.backend import Capabilities, GenerationRequest
 from paperdesk.core.redact import redact_url
 
 
@@ -34,6 +34,12 @@ def _choice(data: str, shown_url: str) -> dict[str, Any]:
 
 class RemoteBackend:
     name = "remote"
+    # json_schema is sent as a llama.cpp grammar, which llama.cpp's server honours
+    capabilities = Capabilities(streams=True, json_schema=True)
+    chat_template = None  # the server applies its own template to /v1/chat/completions; prompts are completions
+
+    def warm_up(self) -> None:
+        """Nothing to load here: the server holds the model."""
 
     def __init__(self, base_url: str, api_key: str = "", timeout: float = 120.0, model: str = "") -> None:
         self.base_url = base_url.rstrip("/")

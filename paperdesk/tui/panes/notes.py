@@ -1,33 +1,40 @@
-"""NotesPane: the selected paper's notes, saved a moment after you stop typing."""
+"""NotesPane: the selected paper's notes, saved a moment after you stop typing.
+
+Saves go to the Desk's one notes writer, which applies them in the order they
+were asked for; the app flushes this pane before it starts any command, so an
+edit made before `notes <text>` lands before the append, never after it.
+"""
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Label, TextArea
 
-if TYPE_CHECKING:
-    from paperdesk.core.desk_store import DeskStore
+from paperdesk.tui.messages import WorkerFailed
+from paperdesk.tui.panes.base import Pane
+
+SaveNotes = Callable[[str, str], "Future[None] | None"]  # (paper id, text) -> the pending write
 
 AUTOSAVE_DELAY = 0.6  # seconds of quiet before an edit is saved
 
 
-class NotesPane(Vertical):
-    """Notes are saved in a worker through the store the app passes in."""
+class NotesPane(Pane):
+    """Notes are saved through the writer the app passes in (the Desk's)."""
 
     @dataclass
     class Saved(Message):
         paper_id: str
 
-    def __init__(self, store: Callable[[], "DeskStore | None"], **kwargs) -> None:
+    def __init__(self, save: SaveNotes, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._store = store
+        self._write = save
         self.paper_id: str | None = None
         self._timer: Timer | None = None
         self._saved = ""  # the text as loaded or last posted for saving
@@ -75,9 +82,16 @@ class NotesPane(Vertical):
             self._saved = text
             self._save(self.paper_id, text)
 
-    @work(thread=True, group="notes", exit_on_error=False)
     def _save(self, paper_id: str, text: str) -> None:
-        store = self._store()
-        if store is not None:
-            store.set_notes(paper_id, text)
-            self.post_message(self.Saved(paper_id))
+        pending = self._write(paper_id, text)
+        if pending is None:
+            return
+
+        def done(future: "Future[None]") -> None:  # runs on the writer's thread; messages are thread-safe
+            error = future.exception()
+            if error is None:
+                self.post_message(self.Saved(paper_id))
+            else:
+                self.post_message(WorkerFailed(self.id or "notes", "notes save", f"{type(error).__name__}: {error}"))
+
+        pending.add_done_callback(done)

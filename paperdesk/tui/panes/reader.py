@@ -9,9 +9,11 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Label, Static
+
+from paperdesk.tui.panes.base import Pane
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -37,7 +39,7 @@ class PageText(VerticalScroll):
         return next(a for a in self.ancestors if isinstance(a, ReaderPane))
 
 
-class ReaderPane(Vertical):
+class ReaderPane(Pane):
     """Pages come from the library in a worker; the app passes in how to reach the library."""
     @dataclass
     class PageRequested(Message):

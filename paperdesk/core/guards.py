@@ -1,0 +1,56 @@
+"""Guards of the command rules: side-effect free tests, each with its own refusal text.
+
+A guard reads the `WorkflowContext` (and, for some, a command's own facts passed
+as keyword arguments, e.g. `downloaded=`), never changes anything, and says
+in its own words why a command cannot run now and what would enable it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from paperdesk.core.workflow import WorkflowContext
+
+
+@dataclass(frozen=True)
+class Guard:
+    name: str  # the method name on the generated state machine
+    test: Callable[..., bool]  # (context, **facts) -> may run now
+    refusal: Callable[["WorkflowContext"], str]  # (context) -> why not, and what would enable it
+
+    def passes(self, context: "WorkflowContext", facts: dict[str, Any]) -> bool:
+        accepted = inspect.signature(self.test).parameters
+        return bool(self.test(context, **{k: v for k, v in facts.items() if k in accepted}))
+
+
+def _offline(context: "WorkflowContext") -> str:
+    return f"offline ({context.offline_reason() or 'offline'})"
+
+
+def _online(context: "WorkflowContext") -> bool:
+    return context.offline_reason() is None
+
+
+def _model_reachable(context: "WorkflowContext") -> bool:
+    return not (context.remote_model and not _online(context))
+
+
+def _fetchable(context: "WorkflowContext", downloaded: bool | None = None) -> bool:
+    """A paper can be summarized: online, or it is already in the library."""
+    if _online(context):
+        return True
+    return bool(downloaded) if downloaded is not None else any(context.downloaded)
+
+
+ONLINE = Guard("online", _online, lambda c: f"{_offline(c)}: search your library with sem-search <query>, "
+                                            "or go online and try again")
+MODEL_REACHABLE = Guard("model_reachable", _model_reachable,
+                        lambda c: f"{_offline(c)}: the model is a remote endpoint (llm.backend = remote); "
+                                  "set llm.backend = local to use the local model")
+FETCHABLE = Guard("fetchable", _fetchable,
+                  lambda c: f"{_offline(c)}: that paper is not downloaded yet; pick one that is already in the "
+                            "library, or go online")
+GUARDS: tuple[Guard, ...] = (ONLINE, MODEL_REACHABLE, FETCHABLE)

@@ -1,0 +1,200 @@
+"""The command registry: one declaration per command, everything else derived from it.
+
+Each `CommandSpec` says what a command is called, what argument it takes, its
+help, where it may run and where it leads (its rules, with guards), what would
+enable it when the state does not allow it, which handler runs it, and in
+which states it is what Enter does on a result. The state machine's table
+(workflow.py), the parser and completion (commands.py), help, the TUI palette
+and command line, and the dispatcher's list of commands it may delegate to
+all read this tuple; adding a command is one entry here plus its handler.
+
+Handlers are named as "module:function" under paperdesk.core.handlers and
+imported on first use: handlers pull in the agents (numpy, the model
+plumbing), and the table must load without them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Callable
+
+from paperdesk.core.guards import FETCHABLE, MODEL_REACHABLE, ONLINE, Guard
+from paperdesk.core.states import ANY, ANY_STAR, DRAFTS, SAME, STATE_NAMES, VIEWERS
+
+if TYPE_CHECKING:
+    from paperdesk.core.commands import Command
+    from paperdesk.core.desk import Desk
+    from paperdesk.core.views import Outcome
+
+Handler = Callable[["Desk", "Command"], "Outcome"]
+
+
+class Arg(Enum):
+    """The kind of a command's argument (what parse() accepts, and whether the palette can run it as is)."""
+
+    NONE = "none"
+    QUERY = "query"  # required free text
+    TEXT = "text"  # optional free text
+    REF = "ref"  # required <n|id>
+    REF_PAGE = "ref-page"  # <n|id> [page]
+    PAGE = "page"  # [--page N]
+    TOPIC = "topic"  # optional command name
+
+    @property
+    def needs_input(self) -> bool:
+        """The command cannot run without words the user types."""
+        return self in (Arg.QUERY, Arg.REF, Arg.REF_PAGE)
+
+    @property
+    def takes_paper(self) -> bool:
+        """The argument is a result number or a paper id."""
+        return self in (Arg.REF, Arg.REF_PAGE)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of the command table: where a command may run and where it leads."""
+
+    sources: tuple[str, ...]
+    target: str = SAME  # a state name, or SAME
+    if_empty: str | None = None  # the target when the command found nothing (sent with count=0)
+    guards: tuple[Guard, ...] = ()
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    name: str
+    arg: Arg
+    usage: str
+    summary: str
+    rules: tuple[Rule, ...]
+    handler: str  # "module:function" in paperdesk.core.handlers
+    enable_hint: str = ""  # what would enable it in a state that does not allow it
+    state_hints: dict[str, str] = field(default_factory=dict)  # a better hint for one refusing state
+    aliases: tuple[str, ...] = ()
+    enter_in: tuple[str, ...] = ()  # states where Enter on a result runs `<name> <n>`
+    delegable: bool = False  # the dispatcher may run it for a free-text message
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(s for rule in self.rules for s in rule.sources)
+
+    def rule_in(self, state: str) -> Rule | None:
+        return next((rule for rule in self.rules if state in rule.sources), None)
+
+    def hint_in(self, state: str) -> str:
+        return self.state_hints.get(state) or self.enable_hint
+
+
+_NO_DRAFT = "there is no draft; summarize a paper, or run sem-search <query> or research <query>"
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec("find", Arg.QUERY, "find <query>", "search arXiv for papers to add",
+                (Rule(ANY_STAR, "select-new", if_empty="initial", guards=(ONLINE,)),), "new_paper:find",
+                delegable=True),
+    CommandSpec("summarize", Arg.REF, "summarize <n|id>", "download, index and summarize a found paper",
+                (Rule(("select-new",), "draft-summary", guards=(FETCHABLE, MODEL_REACHABLE)),), "new_paper:summarize",
+                enable_hint="find papers first (find <query>), then summarize <n>",
+                state_hints={"select-view": "summarize adds a new paper from find results; to read a listed one "
+                                            "use summary <n> or open <n>"},
+                enter_in=("select-new",), delegable=True),
+    CommandSpec("improve", Arg.QUERY, "improve <feedback>", "write a new draft revision that follows your feedback",
+                (Rule(DRAFTS, guards=(MODEL_REACHABLE,)),), "drafts:improve",
+                enable_hint="summarize a paper first (summarize <n>), or run sem-search <query> or research <query>",
+                delegable=True),
+    CommandSpec("notes", Arg.TEXT, "notes [text]", "show the selected paper's notes, or append text to them",
+                (Rule(("draft-summary", "summarized")),), "new_paper:notes",
+                enable_hint="notes belong to the paper being summarized; summarize a paper first (summarize <n>)",
+                delegable=True),
+    CommandSpec("save", Arg.TEXT, "save [name]", "keep the draft: a final summary, or a named report",
+                (Rule(("draft-summary",), "summarized"), Rule(("draft-sem-search", "draft-research"))), "drafts:save",
+                enable_hint="there is no draft to save; summarize a paper, or run sem-search <query> or research <query>",
+                state_hints={"summarized": "the summary is already saved; improve <feedback> writes a new revision"}),
+    CommandSpec("abandon", Arg.NONE, "abandon", "discard the draft summary (and the paper, if this summarize added it)",
+                (Rule(("draft-summary",), "initial"),), "new_paper:abandon",
+                enable_hint="abandon discards a draft summary and there is none; summarize <n> starts one"),
+    CommandSpec("sem-search", Arg.QUERY, "sem-search <query>", "hybrid search of the library with a cited answer",
+                (Rule(ANY_STAR, "draft-sem-search", if_empty="initial", guards=(MODEL_REACHABLE,)),),
+                "drafts:sem_search", delegable=True),
+    CommandSpec("research", Arg.QUERY, "research <query>", "a cited research report from the library",
+                (Rule(ANY_STAR, "draft-research", if_empty="initial", guards=(MODEL_REACHABLE,)),),
+                "drafts:research", delegable=True),
+    CommandSpec("list", Arg.PAGE, "list [--page N]", "list the library, 20 papers a page",
+                (Rule(tuple(s for s in ANY_STAR if s != "draft-research"), "select-view", if_empty="initial"),),
+                "viewing:list_papers",
+                state_hints={"draft-research": "the report's papers are the current results (summary <n>, open <n>); "
+                                               "run sem-search <query> or find <query> first to leave the report"},
+                delegable=True),
+    CommandSpec("summary", Arg.REF, "summary <n|id>", "show the summary of a listed paper",
+                (Rule(VIEWERS),), "viewing:summary",
+                enable_hint="list the library first (list), or run sem-search <query>", delegable=True),
+    CommandSpec("open", Arg.REF_PAGE, "open <n|id> [page]", "read a paper's text, page by page",
+                (Rule(VIEWERS),), "viewing:open_paper",
+                enable_hint="list the library first (list), or run sem-search <query>",
+                enter_in=("select-view", "draft-sem-search", "draft-research"), delegable=True),
+    # Extension planned by the spec: undo / redo over draft revisions.
+    CommandSpec("undo", Arg.NONE, "undo", "go back one draft revision", (Rule(DRAFTS),), "drafts:undo",
+                enable_hint=_NO_DRAFT),
+    CommandSpec("redo", Arg.NONE, "redo", "go forward one draft revision", (Rule(DRAFTS),), "drafts:redo",
+                enable_hint=_NO_DRAFT),
+    CommandSpec("help", Arg.TOPIC, "help [command]", "list commands, enabled or not and why", (Rule(ANY),),
+                "meta:help_", aliases=("?",)),
+    CommandSpec("status", Arg.NONE, "status", "show the workflow state, selection, results and draft",
+                (Rule(ANY),), "meta:status"),
+    CommandSpec("history", Arg.NONE, "history", "show the commands of this conversation", (Rule(ANY),),
+                "meta:history"),
+    CommandSpec("clear", Arg.NONE, "clear", "clear the conversation history (not the state)", (Rule(ANY),),
+                "meta:clear"),
+    # Extension (spec: "New commands"): the dialogue the dispatcher keeps since the last act.
+    CommandSpec("dialogue", Arg.NONE, "dialogue", "show the current dialogue with the dispatcher",
+                (Rule(ANY),), "meta:dialogue"),
+    CommandSpec("quit", Arg.NONE, "quit", "leave paperdesk; a draft is kept and resumed next time", (Rule(ANY),),
+                "meta:quit_", aliases=("exit",)),
+)
+SPECS: dict[str, CommandSpec] = {c.name: c for c in COMMANDS}
+ALIASES: dict[str, str] = {alias: c.name for c in COMMANDS for alias in c.aliases}
+
+
+def enter_command(state: str) -> str | None:
+    """The command Enter runs on a result row in `state` (e.g. summarize in select-new), or None."""
+    return next((c.name for c in COMMANDS if state in c.enter_in), None)
+
+
+def delegable_commands() -> list[str]:
+    """The commands the dispatcher may delegate a free-text message to."""
+    return [c.name for c in COMMANDS if c.delegable]
+
+
+def paper_commands() -> list[str]:
+    """Commands whose argument is a result number or a paper id (completion and the palette offer papers)."""
+    return [c.name for c in COMMANDS if c.arg.takes_paper]
+
+
+_handlers: dict[str, Handler] = {}
+
+
+def handler(name: str) -> Handler:
+    """The function that runs command `name`, imported on first use."""
+    if name not in _handlers:
+        module, _, function = SPECS[name].handler.partition(":")
+        _handlers[name] = getattr(importlib.import_module(f"paperdesk.core.handlers.{module}"), function)
+    return _handlers[name]
+
+
+def check() -> list[str]:
+    """Problems in the declarations (unknown states, an Enter command twice in a state); empty when sound."""
+    problems = []
+    for spec in COMMANDS:
+        for rule in spec.rules:
+            for state in (*rule.sources, rule.target, rule.if_empty or SAME):
+                if state != SAME and state not in STATE_NAMES:
+                    problems.append(f"{spec.name}: unknown state {state!r}")
+        if not spec.rules:
+            problems.append(f"{spec.name}: no rule says where it may run")
+    for state in STATE_NAMES:
+        entering = [c.name for c in COMMANDS if state in c.enter_in]
+        if len(entering) > 1:
+            problems.append(f"{state}: Enter runs both {' and '.join(entering)}")
+    return problems
