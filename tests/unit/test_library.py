@@ -76,7 +76,7 @@ def test_lookup_errors(library: Library):
         library.get("../../etc/passwd")
     with pytest.raises(InvalidArgumentError, match="empty query"):
         library.search("   ")
-    with pytest.raises(InvalidArgumentError, match="k must be at least 1"):
+    with pytest.raises(InvalidArgumentError, match="k must be between 1 and"):
         library.search("citations", k=0)
     with pytest.raises(InvalidArgumentError, match="pages start at 1"):
         library.list(page=0)
