@@ -26,8 +26,10 @@ def test_summarize_prints_the_crash_line_instead_of_dying(tmp_path, tmp_home, em
     from paperdesk.cli import main
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # a private verdict cache
-    model = tmp_path / "crashing.gguf"
-    model.write_bytes(b"stands in for a model whose llama.cpp build crashes")
+    from paperdesk.core.llm.models import default_model
+
+    model = tmp_path / "crashing.gguf"  # a real GGUF (its header is read for the chat template) whose run crashes
+    model.symlink_to(default_model())
     monkeypatch.setenv("PAPERDESK_LLM_MODEL_PATH", str(model))
     store_verdict(model, run_probe(model, command=SEGFAULT))
     code = main(["summarize", str(citesee_pdf)])
