@@ -64,7 +64,7 @@ class Session:
     selected: str | None = None  # selected_paper (a library id)
     draft: DraftRef | None = None
     reader: tuple[str, int] | None = None  # (paper id, page) last opened
-    dialogue: list[tuple[str, str]] = field(default_factory=list)  # (speaker, text) since the last act
+    dialogue: list[dict[str, Any]] = field(default_factory=list)  # dispatch.Dialogue turns (JSON) since the last act
 
     def clear_results(self) -> None:
         self.results, self.results_kind, self.results_query = [], "", ""
@@ -78,7 +78,7 @@ class Session:
             "selected": self.selected,
             "draft": asdict(self.draft) if self.draft else None,
             "reader": list(self.reader) if self.reader else None,
-            "dialogue": [list(turn) for turn in self.dialogue],
+            "dialogue": list(self.dialogue),
         }
 
     @classmethod
@@ -92,7 +92,7 @@ class Session:
                 selected=data.get("selected"),
                 draft=DraftRef(**data["draft"]) if data.get("draft") else None,
                 reader=(str(data["reader"][0]), int(data["reader"][1])) if data.get("reader") else None,
-                dialogue=[(str(who), str(text)) for who, text in data.get("dialogue") or []],
+                dialogue=[turn for turn in data.get("dialogue") or [] if isinstance(turn, dict)],
             )
             state = data.get("state")
             return (state if isinstance(state, str) else None), session

@@ -100,3 +100,16 @@ def test_solicited_reply_that_stands_alone_is_taken_alone():
 def test_decision_line_shown_before_running():
     d = Dispatcher(NoEncoder()).decide("look for new papers on table extraction", DispatchContext())
     assert d.line() == "-> find table extraction (delegate, 0.92)"
+
+
+def test_the_session_keeps_the_dispatchers_dialogue_turns():
+    """The Desk's session stores the dispatcher's own Dialogue JSON, so `route` and `dialogue` read one format."""
+    from paperdesk.core.dispatch.dialogue import Dialogue
+    from paperdesk.core.session import Session
+
+    turns = [{"role": "user", "kind": "message", "text": "summarize that one"},
+             {"role": "desk", "kind": "question", "text": "Which paper: 1-3?"}]
+    state, session = Session.from_json({"state": "select-new", "dialogue": turns + ["junk"]})
+    assert state == "select-new"
+    assert [t.text for t in Dialogue.from_json(session.dialogue).turns] == ["summarize that one", "Which paper: 1-3?"]
+    assert Session.from_json(session.to_json("select-new"))[1].dialogue == turns
