@@ -18,6 +18,16 @@ from paperdesk.core.errors import StoreError
 from paperdesk.core.schema import Migration, migrate
 
 
+def connect(path: Path) -> sqlite3.Connection:
+    """The library file's connection settings, shared by every owner: autocommit, WAL, foreign keys, Row rows."""
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10.0)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
 class OwnedDb:
     """One autocommit connection, one lock, and `owner`'s migrations applied on open."""
 
@@ -26,11 +36,7 @@ class OwnedDb:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         try:
-            self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10.0)
-            self._conn.row_factory = sqlite3.Row
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn = connect(self.path)
             migrate(self._conn, owner, migrations)
         except sqlite3.DatabaseError as exc:
             raise StoreError(

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 from paperdesk.core import desk_schema
 from paperdesk.core.drafts import Drafts, Revision
+from paperdesk.core.owned_db import connect
 from paperdesk.core.errors import StoreError, UnknownPaperError
 from paperdesk.core.schema import Migration, migrate, schema_version, script
 
@@ -165,11 +166,7 @@ class Store:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10.0)
-            self._conn.row_factory = sqlite3.Row
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn = connect(path)
             self._lock = threading.RLock()
             self._migrate()
             self.drafts = Drafts(self)
