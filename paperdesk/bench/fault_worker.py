@@ -8,7 +8,8 @@ Protocol (stdin -> stdout), PAPERDESK_HOME names the library:
   go OP SEED   fork a child that repeats OP ("add", "summarize" or "research")
                until killed ("once": one add, then exit; equal seeds add the same bytes); prints "child PID", then the child prints
                "ready", "added ID", "removing ID", "removed ID", "wrote ID" as it goes
-  reap         wait for dead children; prints "reaped N"
+  reap [PID..] wait until each PID has exited (a SIGKILLed writer still holds the writer lock and may
+               still be finishing a write until then), collect other dead children; prints "reaped N"
 Run: python -m paperdesk.bench.fault_worker PDF [PDF ...]
 """
 
@@ -111,6 +112,12 @@ def main() -> None:
             _say(f"child {pid}")
         elif parts[:1] == ["reap"]:
             count = 0
+            for pid in map(int, parts[1:]):  # a killed writer holds the lock until it has exited: wait for that
+                try:
+                    os.waitpid(pid, 0)
+                    count += 1
+                except ChildProcessError:
+                    pass
             while True:
                 try:
                     done, _status = os.waitpid(-1, os.WNOHANG)

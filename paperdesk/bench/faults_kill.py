@@ -108,9 +108,10 @@ class Zygote:
         self.send(f"go {op} {seed}")
         return int(self.expect("child ", 30).split()[1])
 
-    def reap(self) -> None:
-        self.send("reap")
-        self.expect("reaped", 30)
+    def reap(self, *pids: int, seen: list[str] | None = None) -> None:
+        """Wait until `pids` have exited (kill -9 is not instant); the lines before "reaped" go to `seen`."""
+        self.send(" ".join(["reap", *map(str, pids)]))
+        self.expect("reaped", 30, seen)
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -132,8 +133,9 @@ def kill_trials(zygote: Zygote, settings: Settings, embedder, op: str, kills: in
         zygote.expect("ready", 120, seen)
         time.sleep(rng.uniform(0.0, max_delay))
         os.kill(pid, signal.SIGKILL)
-        time.sleep(0.05)
-        zygote.reap()
+        # Check only once the writer is gone: until it has exited it still holds the writer lock,
+        # so a check would open read-only and count its unfinished add as a problem (or as present).
+        zygote.reap(pid, seen=seen)
         seen += zygote.drain()
         errors = [line for line in seen if line.startswith("child error")]
         expected |= _ids(seen, "added")
@@ -156,7 +158,7 @@ def concurrent_trials(zygote: Zygote, settings: Settings, embedder, trials: int,
         while done < 2 and time.monotonic() < deadline:
             line = zygote.expect("", max(1.0, deadline - time.monotonic()), seen)
             done += line.startswith(("added", "child error"))
-        zygote.reap()
+        zygote.reap(seen=seen)
         errors = [line for line in seen if line.startswith("child error")]
         added = _ids(seen, "added")
         problems, lost, _present = check_home(settings, embedder, added)
