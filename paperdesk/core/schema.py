@@ -41,6 +41,9 @@ def migrate(conn: sqlite3.Connection, owner: str, migrations: Sequence[Migration
     for version in range(current + 1, len(migrations) + 1):
         conn.execute("BEGIN IMMEDIATE")
         try:
+            if schema_version(conn, owner) >= version:  # another process opening the library ran it meanwhile
+                conn.execute("COMMIT")
+                continue
             migrations[version - 1](conn)
             conn.execute(
                 "INSERT INTO schema_versions (owner, version) VALUES (?, ?) "

@@ -40,3 +40,23 @@ def test_newer_schema_is_refused():
     migrate(conn, "o", [script("CREATE TABLE a (x);"), script("CREATE TABLE b (x);")])
     with pytest.raises(StoreError, match="newer than this paperdesk"):
         migrate(conn, "o", [script("CREATE TABLE a (x);")])
+
+
+def test_a_migration_another_process_ran_meanwhile_is_not_run_again(tmp_path):
+    """Two processes open a new library at once: the one that loses the race must not run v1 again."""
+    path = tmp_path / "lib.sqlite"
+    steps = [script("CREATE TABLE a (x);")]
+    other = sqlite3.connect(path, isolation_level=None)
+
+    class Racing(sqlite3.Connection):
+        raced = False
+
+        def execute(self, sql, *args):
+            if sql == "BEGIN IMMEDIATE" and not self.raced:
+                self.raced = True
+                migrate(other, "o", steps)  # the other process wins between our version read and our BEGIN
+            return super().execute(sql, *args)
+
+    conn = sqlite3.connect(path, isolation_level=None, factory=Racing)
+    assert migrate(conn, "o", steps) == 1  # no "table a already exists"
+    assert conn.raced and schema_version(conn, "o") == 1
