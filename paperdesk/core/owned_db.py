@@ -31,17 +31,23 @@ def connect(path: Path) -> sqlite3.Connection:
 class OwnedDb:
     """One autocommit connection, one lock, and `owner`'s migrations applied on open."""
 
-    def __init__(self, path: Path, owner: str, migrations: Sequence[Migration]) -> None:
+    def __init__(self, path: Path, owner: str, migrations: Sequence[Migration] = ()) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.owner = owner
+        self._migrations = migrations
         self._lock = threading.RLock()
         try:
             self._conn = connect(self.path)
-            migrate(self._conn, owner, migrations)
+            self._migrate()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"cannot open the {owner} tables in {self.path}: {exc}; move the file aside to start a new library"
-            ) from None
+            raise StoreError(self._open_error(exc)) from None
+
+    def _migrate(self) -> None:
+        migrate(self._conn, self.owner, self._migrations)
+
+    def _open_error(self, exc: sqlite3.DatabaseError) -> str:
+        return f"cannot open the {self.owner} tables in {self.path}: {exc}; move the file aside to start a new library"
 
     def close(self) -> None:
         with self._lock:

@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
     import numpy as np
 
 from paperdesk.core import desk_schema
 from paperdesk.core.drafts import Drafts, Revision
-from paperdesk.core.owned_db import connect
+from paperdesk.core.owned_db import OwnedDb
 from paperdesk.core.errors import StoreError, UnknownPaperError
 from paperdesk.core.schema import Migration, migrate, schema_version, script
 
@@ -159,43 +157,15 @@ def _paper_from_row(row: sqlite3.Row) -> Paper:
     )
 
 
-class Store:
-    """Typed access to the catalogue. Thread-safe: one connection, one lock."""
+class Store(OwnedDb):
+    """Typed access to the catalogue. Thread-safe: one connection, one lock (OwnedDb's plumbing)."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._conn = connect(path)
-            self._lock = threading.RLock()
-            self._migrate()
-            self.drafts = Drafts(self)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"cannot open the library at {path}: {exc}; move the file aside to start a new library"
-            ) from None
+        super().__init__(path, OWNER)
+        self.drafts = Drafts(self)
 
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
-
-    # -- plumbing ---------------------------------------------------------------
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic write: commit on success, roll back on any exception."""
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
-
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._conn.execute(sql, params).fetchall()
+    def _open_error(self, exc: sqlite3.DatabaseError) -> str:
+        return f"cannot open the library at {self.path}: {exc}; move the file aside to start a new library"
 
     def _migrate(self) -> None:
         """Run each owner's migrations. The desk's tables come with every open library: summaries
