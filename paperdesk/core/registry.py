@@ -76,6 +76,8 @@ class CommandSpec:
     aliases: tuple[str, ...] = ()
     enter_in: tuple[str, ...] = ()  # states where Enter on a result runs `<name> <n>`
     delegable: bool = False  # the dispatcher may run it for a free-text message
+    # Read-only: it only shows something, so it answers at once while other work runs and never interrupts it.
+    readonly: bool = False
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -140,16 +142,16 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("redo", Arg.NONE, "redo", "go forward one draft revision", (Rule(DRAFTS),), "drafts:redo",
                 enable_hint=_NO_DRAFT),
     CommandSpec("help", Arg.TOPIC, "help [command]", "list commands, enabled or not and why", (Rule(ANY),),
-                "meta:help_", aliases=("?",)),
+                "meta:help_", aliases=("?",), readonly=True),
     CommandSpec("status", Arg.NONE, "status", "show the workflow state, selection, results and draft",
-                (Rule(ANY),), "meta:status"),
+                (Rule(ANY),), "meta:status", readonly=True),
     CommandSpec("history", Arg.NONE, "history", "show the commands of this conversation", (Rule(ANY),),
-                "meta:history"),
+                "meta:history", readonly=True),
     CommandSpec("clear", Arg.NONE, "clear", "clear the conversation history (not the state)", (Rule(ANY),),
                 "meta:clear"),
     # Extension (spec: "New commands"): the dialogue the dispatcher keeps since the last act.
     CommandSpec("dialogue", Arg.NONE, "dialogue", "show the current dialogue with the dispatcher",
-                (Rule(ANY),), "meta:dialogue"),
+                (Rule(ANY),), "meta:dialogue", readonly=True),
     CommandSpec("quit", Arg.NONE, "quit", "leave paperdesk; a draft is kept and resumed next time", (Rule(ANY),),
                 "meta:quit_", aliases=("exit",)),
 )
@@ -165,6 +167,11 @@ def enter_command(state: str) -> str | None:
 def delegable_commands() -> list[str]:
     """The commands the dispatcher may delegate a free-text message to."""
     return [c.name for c in COMMANDS if c.delegable]
+
+
+def readonly_commands() -> list[str]:
+    """Commands that only show something: they run at once while work runs and never interrupt it."""
+    return [c.name for c in COMMANDS if c.readonly]
 
 
 def paper_commands() -> list[str]:
