@@ -6,11 +6,13 @@ from datetime import datetime
 from typing import Any, Callable
 
 from paperdesk.console import authors
+from paperdesk.core.passages import locate_passage
 from paperdesk.core.views import (
     DialogueView,
     DraftView,
     HelpView,
     HistoryView,
+    LinesView,
     NotesView,
     PageView,
     ResultsView,
@@ -26,8 +28,21 @@ def render(view: View, color: bool = False, streamed: bool = False) -> str:
     return RENDERERS[type(view)](view, color, streamed)
 
 
-def render_page(view: PageView) -> str:
-    return f"== {view.title} ({view.paper_id}), page {view.page} of {view.pages} ==\n\n{view.text.rstrip()}"
+def render_page(view: PageView, color: bool = False) -> str:
+    head = f"== {view.title} ({view.paper_id}), page {view.page} of {view.pages} =="
+    text = view.text.rstrip()
+    span = locate_passage(text, view.highlight) if view.highlight else None
+    if span is not None:  # the cited passage: reverse video on a terminal, >>> <<< marks in plain text
+        start, end = span
+        mark_in, mark_out = ("\033[7m", RESET) if color else (">>>", "<<<")
+        text = text[:start] + mark_in + text[start:end] + mark_out + text[end:]
+    elif view.highlight:
+        head += f"\n(the passage {view.highlight[:60]!r} was not found on this page)"
+    return f"{head}\n\n{text}"
+
+
+def render_lines(view: LinesView) -> str:
+    return "\n".join([f"{view.title}:", *(f"  {line}" for line in view.lines)] if view.lines else [view.title])
 
 
 def render_notes(view: NotesView) -> str:
@@ -87,7 +102,8 @@ def render_draft(view: DraftView, streamed: bool = False) -> str:
 RENDERERS: dict[type, Callable[[Any, bool, bool], str]] = {
     ResultsView: lambda v, color, streamed: render_results(v),
     DraftView: lambda v, color, streamed: render_draft(v, streamed),
-    PageView: lambda v, color, streamed: render_page(v),
+    PageView: lambda v, color, streamed: render_page(v, color),
+    LinesView: lambda v, color, streamed: render_lines(v),
     NotesView: lambda v, color, streamed: render_notes(v),
     HelpView: lambda v, color, streamed: render_help(v, color),
     StatusView: lambda v, color, streamed: "\n".join(v.lines()),

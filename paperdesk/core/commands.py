@@ -89,7 +89,7 @@ def parse(line: str) -> Command:
             raise CommandError(f"help: no command {rest!r}; type help to see the commands")
         return Command(name, text=canonical_name(rest) or "" if rest else "", raw=raw)
     if spec.arg is Arg.PAGE:
-        return Command(name, page=_page_option(name, rest, spec.usage), raw=raw)
+        return _page_and_filters(name, rest, raw)
     parts = _split(rest, name)
     if not parts:
         raise CommandError(f"{name} needs a result number or a paper id (usage: {spec.usage})")
@@ -132,17 +132,16 @@ def _positive(text: str, command: str, what: str) -> int:
     return value
 
 
-def _page_option(name: str, rest: str, usage: str) -> int:
-    parts = _split(rest, name)
-    if not parts:
-        return 1
-    if parts[0] == "--page" and len(parts) == 2:
-        return _positive(parts[1], name, "page")
-    if parts[0].startswith("--page=") and len(parts) == 1:
-        return _positive(parts[0].split("=", 1)[1], name, "page")
-    if len(parts) == 1 and parts[0].isdigit():
-        return _positive(parts[0], name, "page")
-    raise CommandError(f"{name}: unexpected {rest!r} (usage: {usage})")
+def _page_and_filters(name: str, rest: str, raw: str) -> Command:
+    """`list [words] [--tag ...] [--page N]`: the page in `page`, the filter options (checked here) in `text`."""
+    from paperdesk.core.errors import InvalidArgumentError
+    from paperdesk.core.list_options import parse_list_options
+
+    try:
+        page, options = parse_list_options(rest)
+    except InvalidArgumentError as exc:
+        raise CommandError(str(exc)) from None
+    return Command(name, text=rest if options.active else "", page=page or 1, raw=raw)
 
 
 def command_names() -> list[str]:

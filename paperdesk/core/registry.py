@@ -123,7 +123,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("research", Arg.QUERY, "research <query>", "a cited research report from the library",
                 (Rule(ANY_STAR, "draft-research", if_empty="initial", guards=(MODEL_REACHABLE,)),),
                 "drafts:research", delegable=True),
-    CommandSpec("list", Arg.PAGE, "list [--page N]", "list the library, 20 papers a page",
+    CommandSpec("list", Arg.PAGE, "list [words] [--tag T] [--author A] [--year Y] [--sort added|year|title] [--page N]",
+                "list the library (filtered, sorted), 20 papers a page",
                 (Rule(tuple(s for s in ANY_STAR if s != "draft-research"), "select-view", if_empty="initial"),),
                 "viewing:list_papers",
                 state_hints={"draft-research": "the report's papers are the current results (summary <n>, open <n>); "
@@ -152,6 +153,23 @@ COMMANDS: tuple[CommandSpec, ...] = (
     # Extension (spec: "New commands"): the dialogue the dispatcher keeps since the last act.
     CommandSpec("dialogue", Arg.NONE, "dialogue", "show the current dialogue with the dispatcher",
                 (Rule(ANY),), "meta:dialogue", readonly=True),
+    # issue 13 (tui13b): papers in and out, library upkeep. They never change the state; export only reads,
+    # import / remove / tag change the library, so they wait while a summary draft is under review (ANY*)
+    # except tag/untag, which touch no paper's text and are harmless anywhere.
+    CommandSpec("export", Arg.QUERY, "export bibtex [n|id ...|--all] [--out FILE] | export markdown summary|report",
+                "write BibTeX for papers, or a summary/report as Markdown with references, to a file",
+                (Rule(ANY),), "library_io:export_"),
+    CommandSpec("import", Arg.QUERY, "import bibtex <file.bib>",
+                "add the papers a BibTeX file names (arXiv ids, local PDFs); lists what was skipped and why",
+                (Rule(ANY_STAR),), "library_io:import_",
+                enable_hint="finish the draft summary first (save or abandon), then import"),
+    CommandSpec("remove", Arg.REF, "remove <n|id>", "delete a paper, its PDF, notes and index entries (asks first)",
+                (Rule(ANY_STAR),), "library_io:remove",
+                enable_hint="finish the draft summary first (save or abandon), then remove"),
+    CommandSpec("tag", Arg.QUERY, "tag <n|id> <tag> [tag ...]", "tag a library paper (list --tag <tag> lists them)",
+                (Rule(ANY),), "library_io:tag"),
+    CommandSpec("untag", Arg.QUERY, "untag <n|id> <tag> [tag ...]", "take tags off a library paper",
+                (Rule(ANY),), "library_io:untag"),
     CommandSpec("quit", Arg.NONE, "quit", "leave paperdesk; a draft is kept and resumed next time", (Rule(ANY),),
                 "meta:quit_", aliases=("exit",)),
 )

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 if TYPE_CHECKING:
     import numpy as np
 
-from paperdesk.core import desk_schema
+from paperdesk.core import desk_schema, paper_meta
+from paperdesk.core.paper_meta import PaperMeta
 from paperdesk.core.drafts import Drafts, Revision
 from paperdesk.core.owned_db import OwnedDb
 from paperdesk.core.errors import StoreError, UnknownPaperError
@@ -163,6 +164,7 @@ class Store(OwnedDb):
     def __init__(self, path: Path) -> None:
         super().__init__(path, OWNER)
         self.drafts = Drafts(self)
+        self.paper_meta = PaperMeta(self)  # tags and pinned fields (citation keys, DOIs)
 
     def _open_error(self, exc: sqlite3.DatabaseError) -> str:
         return f"cannot open the library at {self.path}: {exc}; move the file aside to start a new library"
@@ -173,6 +175,7 @@ class Store(OwnedDb):
         self._adopt_legacy()
         migrate(self._conn, OWNER, MIGRATIONS)
         migrate(self._conn, desk_schema.OWNER, desk_schema.MIGRATIONS)
+        migrate(self._conn, paper_meta.OWNER, paper_meta.MIGRATIONS)
 
     def _adopt_legacy(self) -> None:
         legacy = self._conn.execute("PRAGMA user_version").fetchone()[0]

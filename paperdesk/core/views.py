@@ -76,6 +76,7 @@ class PageView:
     page: int
     pages: int
     text: str
+    highlight: str = ""  # a passage on this page to highlight (a citation's quote, a find's words)
 
 
 @dataclass(frozen=True)
@@ -117,9 +118,16 @@ class DialogueView:
     turns: list[tuple[str, str]]
 
 
-View = ResultsView | DraftView | PageView | NotesView | HelpView | StatusView | HistoryView | DialogueView
+# issue 13 (tui13b): a titled block of lines (import's report, tags), shown in a text window or printed.
+@dataclass(frozen=True)
+class LinesView:
+    title: str
+    lines: list[str]
+
+
+View = ResultsView | DraftView | PageView | NotesView | HelpView | StatusView | HistoryView | DialogueView | LinesView
 VIEWS: tuple[type, ...] = (ResultsView, DraftView, PageView, NotesView, HelpView, StatusView, HistoryView,
-                           DialogueView)
+                           DialogueView, LinesView)
 
 
 @dataclass

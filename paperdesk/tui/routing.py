@@ -120,6 +120,7 @@ class OutcomeRouter:
             views.StatusView: lambda view: self.app.notify("\n".join(view.lines()), title="status", timeout=8),
             views.HistoryView: lambda view: self._text("History (Esc closes)", view),
             views.DialogueView: lambda view: self._text("Dialogue (Esc closes)", view),
+            views.LinesView: lambda view: self._text(f"{view.title} (Esc closes)", view),
         }
 
     def _draft(self, view: Any) -> None:
@@ -127,7 +128,7 @@ class OutcomeRouter:
         self._tab("tab-draft")
 
     def _page(self, view: Any) -> None:
-        self._pane(ReaderPane).show_page(view.paper_id, view.title, view.page, view.pages, view.text)
+        self._pane(ReaderPane).show_page(view.paper_id, view.title, view.page, view.pages, view.text, view.highlight)
         self._tab("tab-reader")
 
     def _notes(self, view: Any) -> None:

@@ -13,7 +13,7 @@ def _paper(pid: str = "2302.07302v1") -> Paper:
 
 def test_schema_wal_and_version(tmp_path: Path):
     store = Store(tmp_path / "lib.sqlite")
-    assert store.schema_versions() == {"catalogue": 1, "desk": 4}
+    assert store.schema_versions() == {"catalogue": 1, "desk": 4, "paper_meta": 1}
     mode = sqlite3.connect(tmp_path / "lib.sqlite").execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
     tables = {r[0] for r in sqlite3.connect(tmp_path / "lib.sqlite").execute("SELECT name FROM sqlite_master")}

@@ -14,22 +14,32 @@ if TYPE_CHECKING:
 
 
 def list_papers(desk: "Desk", command: Command) -> Outcome:
+    from paperdesk.core.list_options import parse_list_options
+
+    _, options = parse_list_options(command.text)
     papers = desk.store.list_papers()
+    total = len(papers)
+    if options.active:
+        papers = options.apply(papers, desk.store.paper_meta.tags_by_paper())
     pages = max(1, -(-len(papers) // PER_PAGE))
     page = command.page or 1
     if page > pages:
         raise CommandError(f"list: page {page} does not exist; the library has {pages} page(s) of {PER_PAGE}")
     s = desk.session
     s.results = [ResultItem.from_paper(p, f"{p.page_count} pages") for p in papers]
-    s.results_kind, s.results_query = "list", ""
+    s.results_kind, s.results_query = "list", options.describe()
     s.selected, s.draft = None, None
     desk.transition(command, count=len(papers))
     view = desk.results_view(page)
     desk.publish_results()
+    if not papers and total:
+        return Outcome(command.raw, "ok", f"no paper of the {total} in the library matches {options.describe()}; "
+                                          "list shows them all")
     if not papers:
         return Outcome(command.raw, "ok", "the library is empty; find <query>, then summarize <n> adds a paper")
     more = f"; next: list --page {page + 1}" if page < pages else ""
-    return Outcome(command.raw, "ok", f"{len(papers)} paper(s) in the library, page {page} of {pages}{more}", view)
+    which = f" match {options.describe()}" if options.active else " in the library"
+    return Outcome(command.raw, "ok", f"{len(papers)} paper(s){which}, page {page} of {pages}{more}", view)
 
 
 def summary(desk: "Desk", command: Command) -> Outcome:
