@@ -140,14 +140,14 @@ _UNESCAPE = re.compile(r"\\(textbackslash|textasciitilde|textasciicircum)\{\}|\\
 
 def unescape(text: str) -> str:
     """Undo `escape` (and drop the braces BibTeX uses to protect capitals)."""
-    def one(m: re.Match[str]) -> str:
-        if m.group(1):
-            return {"textbackslash": "\x00B", "textasciitilde": "~", "textasciicircum": "^"}[m.group(1)]
-        return "\x00" + m.group(2)  # an escaped brace must survive the brace stripping below
+    # escaped braces and backslashes become placeholders so the brace stripping below leaves them
+    held = {"textbackslash": "\x01", "textasciitilde": "~", "textasciicircum": "^", "{": "\x02", "}": "\x03"}
 
-    marked = _UNESCAPE.sub(one, text)
-    stripped = marked.replace("{", "").replace("}", "")
-    return " ".join(stripped.replace("\x00B", "\\").replace("\x00", "").split())
+    def one(m: re.Match[str]) -> str:
+        return held.get(m.group(1) or m.group(2), m.group(2) or "")
+
+    marked = _UNESCAPE.sub(one, text).replace("{", "").replace("}", "")
+    return " ".join(marked.replace("\x01", "\\").replace("\x02", "{").replace("\x03", "}").split())
 
 
 class _Reader:
@@ -276,6 +276,8 @@ def parse(text: str) -> list[Entry]:
         fields: dict[str, str] = {}
         while True:
             reader.skip_space()
+            if not reader.peek():
+                raise BibtexError(f"line {start_line}: the entry {key} is never closed (a missing {close}?)")
             if reader.peek() == close:
                 reader.pos += 1
                 break
@@ -292,7 +294,7 @@ def parse(text: str) -> list[Entry]:
 
 _ARXIV_NEW = r"\d{4}\.\d{4,5}(?:v\d+)?"
 _ARXIV_OLD = r"[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
-_ARXIV_IN = re.compile(rf"(?:arxiv[:./\s]*(?:abs/|pdf/)?|10\.48550/arxiv\.)({_ARXIV_NEW}|{_ARXIV_OLD})", re.I)
+_ARXIV_IN = re.compile(rf"(?:arxiv\.org/(?:abs|pdf)/|arxiv[:\s]*|10\.48550/arxiv\.)({_ARXIV_NEW}|{_ARXIV_OLD})", re.I)
 
 
 def arxiv_id_of(entry: Entry) -> str | None:

@@ -122,7 +122,7 @@ def import_(desk: "Desk", command: Command) -> Outcome:
     entries = read_bib(path)
     if not entries:
         raise CommandError(f"import: {path.name} holds no BibTeX entries; nothing was added")
-    report = import_entries(entries, path.parent, desk.library, lambda: desk.arxiv, desk.context.offline_reason,
+    report = import_entries(entries, path.parent, desk.library, lambda: desk.arxiv, desk.context.offline_reason(),
                             desk.cancel_token, desk.progress)
     if any(pid for _, pid in report.added):
         desk._refresh_downloaded()
