@@ -100,6 +100,8 @@ KEYS: tuple[Key, ...] = (
     Key("research.step_timeout", float, 30.0, _positive, "seconds one research step may take"),
     Key("research.run_timeout", float, 600.0, _positive, "seconds a whole research run may take"),
     Key("research.step_tokens", int, 120, _positive, "tokens of each cited sub-answer"),
+    Key("reader.pdf_viewer", str, "", hint="command that opens a PDF at a page, e.g. \"zathura --page={page} {file}\" "
+                                           "(default: the desktop's PDF viewer, xdg-open or open)"),
     Key("research.plan_timeout", float, 15.0, lambda v: v >= 0, "seconds the planner model may take; then rules"),
 )
 KEYS_BY_NAME = {k.name: k for k in KEYS}

@@ -29,4 +29,11 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     **{c: {s: (None, None) for s in ALL} for c in ("help", "status", "history", "clear", "quit")},
     # "Extensions beyond the seed": dialogue | ANY | shows the current dialogue | same
     "dialogue": {s: (None, None) for s in ALL},
+    # issue 13 (tui13b), extensions: papers in and out and library upkeep never change the state; export and
+    # tag/untag run anywhere, import and remove everywhere but draft-summary (ANY*)
+    "export": {s: (None, None) for s in ALL},
+    "import": {s: (None, None) for s in ANY_STAR},
+    "remove": {s: (None, None) for s in ANY_STAR},
+    "tag": {s: (None, None) for s in ALL},
+    "untag": {s: (None, None) for s in ALL},
 }

@@ -91,6 +91,8 @@ def parse(line: str) -> Command:
     if spec.arg is Arg.PAGE:
         return _page_and_filters(name, rest, raw)
     parts = _split(rest, name)
+    external = name == "open" and "--external" in parts  # open in the system's PDF viewer (issue 13)
+    parts = [p for p in parts if not (external and p == "--external")]
     if not parts:
         raise CommandError(f"{name} needs a result number or a paper id (usage: {spec.usage})")
     max_parts = 2 if spec.arg is Arg.REF_PAGE else 1
@@ -98,7 +100,7 @@ def parse(line: str) -> Command:
         raise CommandError(f"{name}: too many arguments {rest!r} (usage: {spec.usage})")
     ref = parse_ref(parts[0], name)
     page = _positive(parts[1], name, "page") if len(parts) == 2 else None
-    return Command(name, ref=ref, page=page, raw=raw)
+    return Command(name, text="--external" if external else "", ref=ref, page=page, raw=raw)
 
 
 def parse_ref(text: str, command: str = "") -> Ref:

@@ -54,6 +54,10 @@ def open_paper(desk: "Desk", command: Command) -> Outcome:
     text = desk.store.page_text(paper.id, page)
     if text is None:
         raise CommandError(f"open: {paper.id} has pages 1-{paper.page_count}; there is no page {page}")
+    if command.text == "--external":
+        from paperdesk.core.external import open_pdf
+
+        return Outcome(command.raw, "ok", open_pdf(paper.pdf_path, paper.id, page, desk.settings["reader.pdf_viewer"]))
     desk.session.reader = (paper.id, page)
     desk.drafts.save_session(desk.session.to_json(desk.state))
     more = f"; next: open {command.ref} {page + 1}" if page < paper.page_count else ""
