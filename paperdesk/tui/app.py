@@ -31,6 +31,8 @@ from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.panes.report import ReportsPane
 from paperdesk.tui.panes.results import ResultsPane
+from paperdesk.tui.narrow_layout import NarrowLayout
+from paperdesk.tui.reading_actions import ReadingActions
 from paperdesk.tui.routing import OutcomeRouter
 from paperdesk.tui.status_bar import StatusBar
 from paperdesk.tui.themes import DEFAULT_THEME, load_themes
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
 
 
-class PaperDeskApp(App):
+class PaperDeskApp(ReadingActions, NarrowLayout, App):
     TITLE = "paperdesk"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it too
     BINDINGS = APP_BINDINGS
@@ -101,6 +103,7 @@ class PaperDeskApp(App):
         for notice in self.theme_notices:
             self.notify(notice, severity="warning", timeout=8)
         self._apply_keymap()
+        self.apply_layout()
         if not self.cursor_blink:
             for widget in self.main.query("Input, TextArea"):
                 widget.cursor_blink = False
@@ -196,10 +199,12 @@ class PaperDeskApp(App):
 
     # -- running commands --------------------------------------------------------------------------
 
-    def submit(self, line: str) -> None:
+    def submit(self, line: str, confirmed: bool = False) -> None:
         """Run a command line; one that arrives while another runs interrupts it, then runs."""
         line = line.strip()
         if not line:
+            return
+        if not confirmed and self.asks_first(line):  # remove asks first; it runs on yes
             return
         self.main.query_one(NotesPane).flush()  # an edit typed before this command is written before it runs
         self.command_line.input.remember(line)
@@ -267,6 +272,7 @@ class PaperDeskApp(App):
     def _page_loaded(self, message: ReaderPane.PageLoaded) -> None:
         if message.reveal:
             self.main.query_one(TabbedContent).active = "tab-reader"
+            self.reveal("reader")
 
     @on(ReaderPane.Problem)
     def _reader_problem(self, message: ReaderPane.Problem) -> None:
@@ -283,6 +289,8 @@ class PaperDeskApp(App):
             command = (enter_command(self.desk.state) if self.desk else None) or "open"
         if action == "cancel":
             return True
+        if action == "switch_pane":
+            return self.narrow  # only offered where panes take turns
         if command is None:
             return True
         if self.desk is None:
@@ -327,6 +335,7 @@ class PaperDeskApp(App):
         if self.screen is not self.main:  # a modal is open; its keys come first
             return
         tabs = {"draft": "tab-draft", "reader": "tab-reader", "reports": "tab-reports"}
+        self.reveal(name)  # narrow: the pane takes the screen
         if name in tabs:
             self.main.query_one(TabbedContent).active = tabs[name]
         target = {"results": "#results-table", "notes": "#notes-text", "draft": "#draft-scroll",

@@ -24,6 +24,8 @@ APP_BINDINGS: list[Binding] = [
     Binding("rightsquarebracket", "page(1)", "Next page", id="next_page", key_display="]", show=False),
     Binding("leftsquarebracket", "page(-1)", "Prev page", id="prev_page", key_display="[", show=False),
     Binding("o", "open_selected", "Open", id="open"),
+    Binding("f7", "switch_pane", "Switch pane", id="switch_pane", priority=True),
+    Binding("ctrl+o", "open_external", "PDF viewer", id="open_external", show=False),
     Binding("i", "improve", "Improve", id="improve"),
     Binding("ctrl+s", "workflow('save')", "Save", id="save"),
     Binding("ctrl+b", "abandon", "Abandon", id="abandon"),

@@ -29,6 +29,7 @@ class OutcomeRouter:
 
     def _tab(self, tab: str) -> None:
         self.app.main.query_one(TabbedContent).active = tab
+        self.app.reveal("draft")  # narrow terminals: the tabs take the screen
 
     # -- startup: show what the resumed session holds --------------------------------------------
 
@@ -80,6 +81,7 @@ class OutcomeRouter:
         pane = self._pane(ResultsPane)
         if view.items:
             pane.show(view, f"{natural} <n>" if natural else "")
+            self.app.reveal("results")
         else:
             pane.clear_results("no results: find <query>, list, or sem-search <query>")
 

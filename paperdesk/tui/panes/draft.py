@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.widgets import Label, Markdown
 
 from paperdesk.core.agents.quality import cited_share_line
+from paperdesk.core.citation_links import citation_keys, key_of_href, link_citations
 
 if TYPE_CHECKING:
     from paperdesk.core.views import DraftView
@@ -26,18 +31,75 @@ F1 lists every command and why one is unavailable now · ctrl+p is the palette �
 """
 
 
+class DraftText(VerticalScroll):
+    """The draft's text; ←/→ pick a citation [n] and Enter opens it in the reader (a click does too)."""
+
+    BINDINGS = [
+        Binding("right", "cite(1)", "Next citation", id="draft_next_citation", show=False),
+        Binding("left", "cite(-1)", "Previous citation", id="draft_prev_citation", show=False),
+        Binding("enter", "open_citation", "Open citation", id="draft_open_citation", show=False),
+    ]
+
+    def action_cite(self, delta: int) -> None:
+        self.pane.move_citation(delta)
+
+    def action_open_citation(self) -> None:
+        self.pane.open_citation()
+
+    @property
+    def pane(self) -> "DraftPane":
+        return next(a for a in self.ancestors if isinstance(a, DraftPane))
+
+
 class DraftPane(Vertical):
+    @dataclass
+    class CitationChosen(Message):
+        """Open citation `key` ("3" for [3], "p4" for [p. 4]) of the shown draft in the reader."""
+
+        key: str
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._pending: list[str] = []
         self.streaming = False
         self.view: DraftView | None = None
+        self.citations: list[str] = []  # citation keys of the shown draft, in reading order
+        self.citation: int | None = None  # the one picked with ←/→
+        self._grounding = ""
 
     def compose(self) -> ComposeResult:
         yield Label("no draft yet", id="draft-header")
-        with VerticalScroll(id="draft-scroll"):
-            yield Markdown(WELCOME, id="draft-body")
+        with DraftText(id="draft-scroll"):
+            yield Markdown(WELCOME, id="draft-body", open_links=False)
         yield Label("", id="draft-footer")
+
+    def move_citation(self, delta: int) -> None:
+        if not self.citations:
+            self._footer(self._grounding or "this draft cites nothing to open")
+            return
+        self.citation = 0 if self.citation is None else (self.citation + delta) % len(self.citations)
+        self._citation_footer()
+
+    def open_citation(self) -> None:
+        if self.citation is None:
+            self.move_citation(1)
+        if self.citation is not None:
+            self.post_message(self.CitationChosen(self.citations[self.citation]))
+
+    def _citation_footer(self) -> None:
+        key = self.citations[self.citation or 0]
+        label = f"[p. {key[1:]}]" if key.startswith("p") else f"[{key}]"
+        self._footer(f"citation {label} ({(self.citation or 0) + 1} of {len(self.citations)}) · ←/→ choose · "
+                     "Enter opens it in the reader")
+
+    @on(Markdown.LinkClicked)
+    def _link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        key = key_of_href(event.href)
+        if key is not None:
+            if key in self.citations:
+                self.citation = self.citations.index(key)
+            self.post_message(self.CitationChosen(key))
 
     def on_mount(self) -> None:
         self._footer("")
@@ -50,6 +112,7 @@ class DraftPane(Vertical):
     def start_stream(self, kind: str, title: str) -> None:
         """Clear the pane for a generation that is starting."""
         self._pending.clear()
+        self.citations, self.citation = [], None
         self.streaming = True
         self.border_title = {"summary": "Draft summary", "answer": "Answer", "report": "Research report"}.get(kind, kind)
         self.query_one("#draft-header", Label).update(f"{title} · writing …")
@@ -77,14 +140,18 @@ class DraftPane(Vertical):
                                                                                                       view.kind)
         revision = f"revision {view.revision}" if view.revision is not None else "no revision yet"
         self.query_one("#draft-header", Label).update(f"{revision} · {view.status} · {view.title}")
-        self.body.update(view.text + sources_markdown(view.sources))
-        self._footer(cited_share_line(view.text) if view.kind == "summary" else "")
+        self.body.update(link_citations(view.text) + sources_markdown(view.sources))
+        self.citations, self.citation = citation_keys(view.text), None
+        self._grounding = cited_share_line(view.text) if view.kind == "summary" else ""
+        hint = f" · ←/→ and Enter (or a click) open its {len(self.citations)} citation(s)" if self.citations else ""
+        self._footer((self._grounding + hint).lstrip(" ·"))
         self.query_one("#draft-scroll", VerticalScroll).scroll_home(animate=False)
 
     def clear_draft(self) -> None:
         self._pending.clear()
         self.streaming = False
         self.view = None
+        self.citations, self.citation = [], None
         self.border_title = "Draft"
         self.query_one("#draft-header", Label).update("no draft yet")
         self.body.update(WELCOME)

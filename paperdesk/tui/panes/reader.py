@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,19 +12,25 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Label, Static
 
+from paperdesk.core.passages import Match, find_matches
 from paperdesk.tui.panes.base import Pane
+from paperdesk.tui.panes.reader_marks import marked_page
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
+    from paperdesk.core.views import DraftView
 
 
 class PageText(VerticalScroll):
-    """The page's text; left/right (or p/n) turn pages instead of scrolling sideways."""
+    """The page's text; left/right (or p) turn pages, n / N go to the next / previous find match."""
 
     BINDINGS = [
-        Binding("right,n", "turn(1)", "Next page", id="reader_next"),
+        Binding("right", "turn(1)", "Next page", id="reader_next"),
         Binding("left,p", "turn(-1)", "Previous page", id="reader_prev"),
         Binding("f,g", "find", "Find / go to page", id="reader_find"),
+        Binding("n", "match(1)", "Next match", id="reader_next_match"),
+        Binding("N", "match(-1)", "Previous match", id="reader_prev_match", key_display="N"),
+        Binding("o", "external", "PDF viewer", id="reader_external"),
     ]
 
     def action_turn(self, delta: int) -> None:
@@ -34,26 +39,46 @@ class PageText(VerticalScroll):
     def action_find(self) -> None:
         self.parent_pane.action_find()
 
+    def action_match(self, delta: int) -> None:
+        self.parent_pane.next_match(delta)
+
+    def action_external(self) -> None:
+        pane = self.parent_pane
+        if pane.paper_id is not None:
+            pane.open_external(pane.paper_id, pane.page)
+
     @property
     def parent_pane(self) -> "ReaderPane":
         return next(a for a in self.ancestors if isinstance(a, ReaderPane))
 
 
 class ReaderPane(Pane):
-    """Pages come from the library in a worker; the app passes in how to reach the library."""
+    """Pages come from the library in a worker; the app passes in how to reach the library.
+
+    A find collects every match in the paper ("match 2 of 7"); n / N step through them across pages.
+    A citation opens its page with the cited passage marked (`passage`).
+    """
+
     @dataclass
     class PageRequested(Message):
         paper_id: str
         page: int
-        highlight: str = ""
+        highlight: str = ""  # a passage to mark on the page
 
     @dataclass
     class FindRequested(Message):
-        """Find the next page (after `after_page`, wrapping) whose text contains `query`."""
+        """Find every match of `query` in the paper and show the first one from `after_page` on."""
 
         paper_id: str
         query: str
         after_page: int
+
+    @dataclass
+    class FindDone(Message):
+        paper_id: str
+        query: str
+        matches: list[Match]
+        from_page: int
 
     @dataclass
     class PageLoaded(Message):
@@ -71,13 +96,26 @@ class ReaderPane(Pane):
 
         text: str
 
+    @dataclass
+    class Said(Message):
+        """Something the reader did that the status line reports (a PDF viewer opened)."""
+
+        text: str
+
     def __init__(self, library: Callable[[], "Library | None"], **kwargs) -> None:
         super().__init__(**kwargs)
         self._library = library
         self.paper_id: str | None = None
+        self.title = ""
         self.page = 0
         self.pages = 0
-        self.highlight = ""
+        self.text = ""
+        self.highlight = ""  # what is marked: the find's words or the cited passage
+        self.passage = ""
+        self.passage_found = False
+        self.find_query = ""
+        self.matches: list[Match] = []
+        self.match_index: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("nothing open: open <n> shows a paper, page by page", id="reader-header")
@@ -89,22 +127,74 @@ class ReaderPane(Pane):
         self.query_one("#reader-find", Input).display = False
 
     def show_page(self, paper_id: str, title: str, page: int, pages: int, text: str, highlight: str = "") -> None:
-        self.paper_id, self.page, self.pages, self.highlight = paper_id, page, pages, highlight
-        self.border_title = f"Reader: {title}"
-        found = f" · '{highlight}'" if highlight else ""
-        self.query_one("#reader-header", Label).update(
-            f"{paper_id} · page {page} of {pages}{found} · ←/→ pages · f find or go to page")
-        body = Text(text)
-        if highlight:
-            body.highlight_words([highlight], style="reverse", case_sensitive=False)
-        self.query_one("#reader-text", Static).update(body)
+        """Show a page; `highlight` is a passage to mark on it (a citation's), which ends any find."""
+        if paper_id != self.paper_id or highlight:
+            self._end_find()
+        self.paper_id, self.title, self.page, self.pages, self.text = paper_id, title, page, pages, text
+        self.passage = highlight
+        self.highlight = highlight or self.find_query
+        self._render_page()
         self.query_one("#reader-scroll", VerticalScroll).scroll_home(animate=False)
+        self._scroll_to_mark()
+
+    def _end_find(self) -> None:
+        self.find_query, self.matches, self.match_index = "", [], None
+        self.passage, self.highlight, self.passage_found = "", "", False
+
+    def match_label(self) -> str:
+        """"match 2 of 7" while a find is active, else ""."""
+        if not self.find_query:
+            return ""
+        if self.match_index is None:
+            return "no match"
+        return f"match {self.match_index + 1} of {len(self.matches)}"
+
+    def _render_page(self) -> None:
+        spans = [(m.start, m.end) for m in self.matches if m.page == self.page]
+        current = None
+        if self.match_index is not None:
+            chosen = self.matches[self.match_index]
+            current = spans.index((chosen.start, chosen.end)) if chosen.page == self.page else None
+        body, self._mark_line, self.passage_found = marked_page(self.text, self.passage, spans, current)
+        parts = [f"{self.paper_id} · page {self.page} of {self.pages}"]
+        if self.find_query:
+            parts.append(f"{self.match_label()} · '{self.find_query}' · n/N")
+        elif self.passage:
+            parts.append("cited passage marked" if self.passage_found else "cited passage not found on this page")
+        parts.append("←/→ pages · f find · o PDF viewer")
+        self.border_title = f"Reader: {self.title}"
+        self.query_one("#reader-header", Label).update(" · ".join(parts))
+        self.query_one("#reader-text", Static).update(body)
+
+    def _scroll_to_mark(self) -> None:
+        line = getattr(self, "_mark_line", None)
+        if line is not None:
+            scroll = self.query_one("#reader-scroll", VerticalScroll)
+            self.call_after_refresh(lambda: scroll.scroll_to(y=max(0, line - 3), animate=False))
 
     def turn_page(self, delta: int) -> bool:
         if self.paper_id is None or not 1 <= self.page + delta <= self.pages:
             return False
-        self.post_message(self.PageRequested(self.paper_id, self.page + delta, self.highlight))
+        self.load_page(self.paper_id, self.page + delta, keep_marks=True)
         return True
+
+    def next_match(self, delta: int) -> bool:
+        """Go to the next (+1) or previous (-1) find match, across pages and around the end."""
+        if not self.matches or self.paper_id is None:
+            self.post_message(self.Problem("no find in this paper: f and words to find, then n / N"))
+            return False
+        index = 0 if self.match_index is None else (self.match_index + delta) % len(self.matches)
+        self._go_to_match(index)
+        return True
+
+    def _go_to_match(self, index: int) -> None:
+        self.match_index = index
+        match = self.matches[index]
+        if match.page == self.page:
+            self._render_page()
+            self._scroll_to_mark()
+        elif self.paper_id is not None:
+            self.load_page(self.paper_id, match.page, keep_marks=True)
 
     def action_find(self) -> None:
         if self.paper_id is None:
@@ -136,12 +226,40 @@ class ReaderPane(Pane):
     def _find_requested(self, message: "ReaderPane.FindRequested") -> None:
         self.find_in_paper(message.paper_id, message.query, message.after_page)
 
+    @on(FindDone)
+    def _find_done(self, message: "ReaderPane.FindDone") -> None:
+        if message.paper_id != self.paper_id:
+            return
+        self._end_find()
+        if not message.matches:
+            self.post_message(self.Problem(f"{message.query!r} is not in {message.paper_id}"))
+            self._render_page()
+            return
+        self.find_query = self.highlight = message.query
+        self.matches = message.matches
+        first = next((i for i, m in enumerate(message.matches) if m.page >= message.from_page), 0)
+        self._go_to_match(first)
+
     @on(PageLoaded)
     def _page_loaded(self, message: "ReaderPane.PageLoaded") -> None:
         self.show_page(message.paper_id, message.title, message.page, message.pages, message.text, message.highlight)
 
+    @dataclass
+    class _MarkedPageLoaded(Message):
+        page: int
+        text: str
+
+    @on(_MarkedPageLoaded)
+    def _marked_page_loaded(self, message: "ReaderPane._MarkedPageLoaded") -> None:
+        """A page turned to while a find or a cited passage is active: the marks stay."""
+        self.page, self.text = message.page, message.text
+        self._render_page()
+        self.query_one("#reader-scroll", VerticalScroll).scroll_home(animate=False)
+        self._scroll_to_mark()
+
     @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
-    def load_page(self, paper_id: str, page: int, highlight: str = "", reveal: bool = True) -> None:
+    def load_page(self, paper_id: str, page: int, highlight: str = "", reveal: bool = True,
+                  keep_marks: bool = False) -> None:
         from paperdesk.core.errors import PaperdeskError
 
         library = self._library()
@@ -152,18 +270,52 @@ class ReaderPane(Pane):
         except PaperdeskError as exc:
             self.post_message(self.Problem(str(exc)))
             return
-        self.post_message(self.PageLoaded(paper.id, paper.title, page, paper.page_count, text, highlight, reveal))
+        if keep_marks:
+            self.post_message(self._MarkedPageLoaded(page, text))
+        else:
+            self.post_message(self.PageLoaded(paper.id, paper.title, page, paper.page_count, text, highlight, reveal))
 
     @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
     def find_in_paper(self, paper_id: str, query: str, after_page: int) -> None:
-        """Show the next page (after `after_page`, wrapping around) that contains `query`."""
+        """Every match of `query` in the paper; the first shown is on `after_page` or later (wrapping)."""
         library = self._library()
         if library is None:
             return
         paper = library.get(paper_id)
-        for page in [*range(after_page + 1, paper.page_count + 1), *range(1, after_page + 1)]:
-            text = library.store.page_text(paper.id, page) or ""
-            if query.lower() in text.lower():
-                self.post_message(self.PageLoaded(paper.id, paper.title, page, paper.page_count, text, query))
-                return
-        self.post_message(self.Problem(f"{query!r} is not in {paper.id}"))
+        pages = [library.store.page_text(paper.id, n) or "" for n in range(1, paper.page_count + 1)]
+        self.post_message(self.FindDone(paper.id, query, find_matches(pages, query), after_page))
+
+    @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
+    def open_citation(self, view: "DraftView", key: str) -> None:
+        """Show the page a draft's citation `key` points at, with the cited passage marked."""
+        from paperdesk.core.citation_links import citation_target
+        from paperdesk.core.errors import PaperdeskError
+
+        library = self._library()
+        if library is None:
+            return
+        try:
+            target = citation_target(view, key, library.store)
+            paper, text = library.page_text(target.paper_id, target.page)
+        except PaperdeskError as exc:
+            self.post_message(self.Problem(f"cannot open citation: {exc}"))
+            return
+        self.post_message(self.PageLoaded(paper.id, paper.title, target.page, paper.page_count, text,
+                                          target.passage))
+
+    @work(thread=True, group="reader-external", exit_on_error=False)
+    def open_external(self, paper_id: str, page: int) -> None:
+        """Open the paper's PDF in the system's viewer at `page` (no desk involved: it never interrupts work)."""
+        from paperdesk.core.errors import PaperdeskError
+        from paperdesk.core.external import open_pdf
+
+        library = self._library()
+        if library is None:
+            return
+        try:
+            paper = library.get(paper_id)
+            said = open_pdf(paper.pdf_path, paper.id, page, library.settings["reader.pdf_viewer"])
+        except PaperdeskError as exc:
+            self.post_message(self.Problem(str(exc)))
+            return
+        self.post_message(self.Said(said))

@@ -10,7 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Label
+from textual.widgets import DataTable, Label, Static
 
 if TYPE_CHECKING:
     from paperdesk.core.views import ResultsView
@@ -43,6 +43,7 @@ class ResultsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="results-abstract", markup=False)  # the highlighted arXiv result's abstract
         yield Label("no results yet: find <query>, list, or sem-search <query>", id="results-footer")
 
     @property
@@ -69,6 +70,19 @@ class ResultsPane(Vertical):
             cell.append("\n" + _cut(second, width), style="dim")
             table.add_row(str(n), cell, str(item.year or ""), "●" if item.in_library else "", key=str(n), height=2)
         self._footer()
+        self.show_abstract(self.selected_number())
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_abstract(int(event.row_key.value) if event.row_key.value else None)
+
+    def show_abstract(self, number: int | None) -> None:
+        """Under find results, the abstract of the highlighted paper (arXiv sent it with the result)."""
+        box = self.query_one("#results-abstract", Static)
+        item = self.view.items[number - 1] if self.view is not None and number and number <= len(self.view.items) else None
+        abstract = (item.arxiv or {}).get("abstract", "") if item is not None else ""
+        box.display = bool(abstract)
+        box.update(abstract)
 
     def on_resize(self) -> None:
         if self.view is not None:
@@ -76,6 +90,7 @@ class ResultsPane(Vertical):
 
     def clear_results(self, note: str) -> None:
         self.view = None
+        self.show_abstract(None)
         self.border_title = "Results"
         self.border_subtitle = "F2"
         self.table.clear(columns=True)
