@@ -23,11 +23,14 @@ FOCUS_OF = {"results": "#results-table", "notes": "#notes-text"}
 class NarrowLayout:
     narrow_pane = "results"
 
+    _width: int | None = None  # from the last Resize: App.size may not have caught up when it arrives
+
     @property
     def narrow(self: "PaperDeskApp") -> bool:
-        return self.size.width < NARROW_BELOW
+        return (self._width or self.size.width) < NARROW_BELOW
 
     def on_resize(self: "PaperDeskApp", event: events.Resize) -> None:
+        self._width = event.size.width
         self.apply_layout()
 
     def apply_layout(self: "PaperDeskApp") -> None:

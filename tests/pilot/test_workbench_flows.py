@@ -141,6 +141,7 @@ async def test_refusals_show_inline_and_disabled_actions_are_dimmed(workbench):
 
         offered = {e.line.split(" ")[0] for e in palette_entries(app)}
         assert offered == {"find", "sem-search", "research", "list", "help", "status", "history", "clear", "dialogue",
+                           "export", "import", "tag", "untag",
                            "quit"}
 
 

@@ -1,0 +1,104 @@
+"""Snapshots for issue 13's reading and layout work, at 80x24 (one pane at a time) and 160x48.
+
+Fixed data (two fixture papers through the loopback arXiv, an answer written into the store), no model,
+no cursor blink. Regenerate only after looking at the diff: pytest tests/snapshots --snapshot-update.
+"""
+
+import shutil
+
+import pytest
+
+from paperdesk.core.desk import Desk
+from paperdesk.core.session import DraftRef, ResultItem, Session
+from paperdesk.tui.app import PaperDeskApp
+from paperdesk.tui.panes.reader import ReaderPane
+from settings_for import settings_for as shared_settings_for
+from tui_helpers import settle, type_commands
+
+pytestmark = pytest.mark.slow
+NARROW, WIDE = (80, 24), (160, 48)
+CITESEE = "2302.07302v1"
+
+
+def settings_for(home, api_url):  # the status bar names the model, so it is fixed; none is ever loaded here
+    return shared_settings_for(home, api_url, PAPERDESK_LLM_MODEL_PATH="/models/snapshot-model.gguf")
+
+
+@pytest.fixture(scope="module")
+def library_home(tmp_path_factory, arxiv_server, embedder):
+    home = tmp_path_factory.mktemp("reading-snapshots") / "library"
+    desk = Desk(settings_for(home, arxiv_server.api_url), embedder=embedder)
+    for n, pid in enumerate(("2304.02623v1", CITESEE)):
+        paper = desk.library.add_arxiv(pid, desk.arxiv).paper
+        desk.store.query("UPDATE papers SET added = ? WHERE id = ?", (1_700_000_000.0 + n, paper.id))
+    desk.close()
+    return home
+
+
+@pytest.fixture
+def home(tmp_path, library_home):
+    target = tmp_path / "home"
+    shutil.copytree(library_home, target)
+    return target
+
+
+def app_for(home, api_url):
+    return PaperDeskApp(settings_for(home, api_url), warm_up=False, cursor_blink=False)
+
+
+def typed(*lines):
+    async def run(pilot):
+        await type_commands(pilot, *lines)
+    return run
+
+
+def _answer(home, api_url, embedder):
+    desk = Desk(settings_for(home, api_url), embedder=embedder)
+    chunk = next(c for c in desk.store.chunks_of(CITESEE) if c.page_start == c.page_end == 4)
+    sources = [{"n": 1, "paper_id": CITESEE, "title": "CiteSee", "page": 4, "chunk_id": chunk.id,
+                "quote": " ".join(chunk.text.split()[:24]), "cited": True}]
+    draft_id = desk.drafts.new_draft("answer", "how does CiteSee mark citations")
+    desk.drafts.add_draft_revision(draft_id, "CiteSee marks citations the reader has already seen [1].", sources)
+    paper = desk.store.get_paper(CITESEE)
+    session = Session(results=[ResultItem.from_paper(paper, "p. 4")], results_kind="sem-search",
+                      results_query="how does CiteSee mark citations",
+                      draft=DraftRef("answer", draft_id=draft_id, query="how does CiteSee mark citations"))
+    desk.drafts.save_session(session.to_json("draft-sem-search"))
+    desk.close()
+
+
+def test_narrow_list(snap_compare, home, arxiv):
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=NARROW, run_before=typed("list"))
+
+
+def test_narrow_reader(snap_compare, home, arxiv):
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=NARROW, run_before=typed("list", "open 2 4"))
+
+
+def test_narrow_find_results_with_abstract(snap_compare, tmp_path, arxiv):
+    app = app_for(tmp_path / "empty", arxiv.api_url)
+    assert snap_compare(app, terminal_size=NARROW, run_before=typed("find expository writing"))
+
+
+def test_wide_citation_opened_in_the_reader(snap_compare, home, arxiv, embedder):
+    _answer(home, arxiv.api_url, embedder)
+
+    async def run(pilot):
+        await settle(pilot)
+        await pilot.press("f3", "right", "enter")
+        reader = pilot.app.main.query_one(ReaderPane)
+        await settle(pilot, until=lambda: reader.page == 4 and reader.passage_found)
+
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=WIDE, run_before=run)
+
+
+def test_wide_reader_find_match_count(snap_compare, home, arxiv):
+    async def run(pilot):
+        await type_commands(pilot, "list", "open 2")
+        reader = pilot.app.main.query_one(ReaderPane)
+        await pilot.press("f5", "f", *"reader", "enter")
+        await settle(pilot, until=lambda: reader.matches)
+        await pilot.press("n")
+        await settle(pilot, until=lambda: reader.match_index == 1)
+
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=WIDE, run_before=run)
