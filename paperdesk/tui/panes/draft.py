@@ -143,7 +143,7 @@ class DraftPane(Vertical):
         self.body.update(link_citations(view.text) + sources_markdown(view.sources))
         self.citations, self.citation = citation_keys(view.text), None
         self._grounding = cited_share_line(view.text) if view.kind == "summary" else ""
-        hint = f" · ←/→ and Enter (or a click) open its {len(self.citations)} citation(s)" if self.citations else ""
+        hint = " · ←/→ + Enter opens a citation" if self.citations else ""
         self._footer((self._grounding + hint).lstrip(" ·"))
         self.query_one("#draft-scroll", VerticalScroll).scroll_home(animate=False)
 
