@@ -53,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=("hybrid", "keyword", "vector"))
     p = verb("list", "list the library")
     p.add_argument("--page", type=int, default=1)
+    p.add_argument("words", nargs="*", help="words every listed title has")
+    p.add_argument("--tag", help="only papers with this tag")
+    p.add_argument("--author", help="only papers with an author whose name contains this")
+    p.add_argument("--year", help="a year (2023) or a range (2020-2023)")
+    p.add_argument("--sort", choices=("added", "year", "title"), default="added")
+    p.add_argument("--reverse", action="store_true")
     p = verb("show", "show a paper, or one page of its text")
     p.add_argument("id")
     p.add_argument("--page", type=int)
@@ -90,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     from paperdesk.cli_research import add_parser as add_research
 
     add_research(sub)
+    from paperdesk.cli_library_io import add_parser as add_library_io  # export, import, tag, untag
+
+    add_library_io(sub)
 
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", parser_class=_Parser, required=True)
@@ -201,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
             from paperdesk import cli_route as verbs  # type: ignore[no-redef]
         elif args.verb in ("discuss", "memory"):
             from paperdesk import cli_discuss as verbs  # type: ignore[no-redef]
+        elif args.verb in ("export", "import", "tag", "untag"):
+            from paperdesk import cli_library_io as verbs  # type: ignore[no-redef]
         else:
             from paperdesk import cli_verbs as verbs
         handler: Callable[[argparse.Namespace, Settings], int] = getattr(verbs, f"cmd_{args.verb}")

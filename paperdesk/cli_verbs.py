@@ -126,10 +126,17 @@ def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
     if not 1 <= args.page <= pages:
         raise UsageError(f"list: page {args.page} does not exist; the library has {pages} page(s)")
     papers, total = library.list(args.page, per_page)
+    options = _list_filter(args)
+    if options is not None:  # filters and sorting work on the whole library, then it is paged
+        chosen = options.apply(library.store.list_papers(), library.store.paper_meta.tags_by_paper())
+        total, pages = len(chosen), max(1, -(-len(chosen) // per_page))
+        papers = chosen[(args.page - 1) * per_page : args.page * per_page]
     if args.json:
         print_json({"papers": [p.to_json() for p in papers], "page": args.page, "pages": pages, "total": total})
         return 0
-    if not papers:
+    if not papers and options is not None:
+        print(f"no paper matches {options.describe()}; paperdesk list shows them all")
+    elif not papers:
         print("the library is empty; add a paper with `paperdesk add ID|FILE`")
     start = (args.page - 1) * per_page
     for n, p in enumerate(papers, start=start + 1):
@@ -137,6 +144,21 @@ def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
     if pages > 1:
         print(f"page {args.page} of {pages} ({total} papers); next: paperdesk list --page {min(pages, args.page + 1)}")
     return 0
+
+
+def _list_filter(args: argparse.Namespace):
+    """The list's filter from its options, or None when it lists everything in added order."""
+    from paperdesk.core.list_options import parse_list_options
+
+    parts = [*args.words]
+    for name in ("tag", "author", "year"):
+        if getattr(args, name, None):
+            parts += [f"--{name}", getattr(args, name)]
+    parts += ["--sort", args.sort] + (["--reverse"] if args.reverse else [])
+    import shlex
+
+    _, options = parse_list_options(" ".join(shlex.quote(p) for p in parts))
+    return options if options.active else None
 
 
 def cmd_show(args: argparse.Namespace, settings: Settings) -> int:

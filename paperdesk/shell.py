@@ -175,6 +175,8 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
             if not interactive:
                 out.write(f"> {line}\n")
                 out.flush()
+            if interactive and not _confirmed(desk, line):  # remove asks first; a script says what it means
+                continue
             outcome = run_cancellable(desk, line, printer)
             printer.outcome(outcome)
             if outcome.status in ("refused", "error"):
@@ -193,6 +195,26 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
         if owned:
             desk.close()
     return 1 if failed else 0
+
+
+def _confirmed(desk: Desk, line: str) -> bool:
+    """For `remove`, ask on the terminal first (like the app's yes/no); any other line goes ahead."""
+    from paperdesk.core.commands import CommandError, parse
+
+    try:
+        command = parse(line)
+    except CommandError:
+        return True
+    if command.name != "remove" or desk.workflow.refusal("remove"):
+        return True
+    try:
+        answer = input(f"remove {command.ref} from the library, with its PDF, notes and index entries? [y/N] ")
+    except (EOFError, KeyboardInterrupt):
+        answer = ""
+    if answer.strip().lower() in ("y", "yes"):
+        return True
+    print("nothing removed")
+    return False
 
 
 def _read(stdin: TextIO, interactive: bool, desk: Desk) -> str | None:

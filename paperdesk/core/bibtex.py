@@ -41,6 +41,7 @@ class Entry:
 
 _SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+VERBATIM = {"file", "url", "doi", "eprint"}  # biblatex reads these as they are: a path's _ must stay _
 _STOP = {"a", "an", "the", "on", "of", "for", "in", "to", "and", "with", "towards", "toward", "from", "is", "are"}
 
 
@@ -121,7 +122,8 @@ def entry_for(paper: "Paper", key: str, doi: str | None = None, tags: Iterable[s
         rows.append(("file", paper.pdf_path))
     rows.append(("note", f"paperdesk id {paper.id}"))
     names = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass"}
-    body = ",\n".join(f"  {names.get(name, name)} = {{{escape(value)}}}" for name, value in rows)
+    body = ",\n".join(f"  {names.get(name, name)} = {{{value if name in VERBATIM else escape(value)}}}"
+                       for name, value in rows)
     return f"@misc{{{key},\n{body}\n}}\n"
 
 
@@ -288,7 +290,8 @@ def parse(text: str) -> list[Entry]:
                 break
             name = reader.name(f"a field name in {key}").lower()
             reader.expect("=")
-            fields[name] = unescape(reader.value(macros))
+            raw = reader.value(macros)
+            fields[name] = " ".join(raw.split()) if name in VERBATIM else unescape(raw)
         entries.append(Entry(kind, key, fields, start_line))
 
 

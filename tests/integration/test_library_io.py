@@ -160,3 +160,24 @@ def test_export_markdown_of_a_report_and_a_summary(make_desk, tmp_path):
     out = desk.run(f"export markdown summary {paper.id}")
     assert out.ok and (tmp_path / f"summary-{paper.id}.md").read_text().startswith(f"# Summary: {paper.title}")
     assert desk.run("export pdf").message.startswith("export: say what to export, bibtex or markdown")
+
+
+def test_cli_tag_list_export_import(tmp_home, tmp_path, capsys, embedder, monkeypatch):
+    from paperdesk.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["add", str(PAPERS / "2304.02623v1.pdf")]) == 0
+    pid = next(line.split()[1] for line in capsys.readouterr().out.splitlines() if line.startswith("added"))
+    assert main(["tag", pid, "to-read", "HCI"]) == 0
+    assert capsys.readouterr().out.strip() == f"{pid}: hci, to-read"
+    assert main(["list", "--tag", "hci", "--sort", "title"]) == 0 and pid in capsys.readouterr().out
+    assert main(["list", "--year", "1999"]) == 0
+    assert capsys.readouterr().out.startswith("no paper matches year 1999")
+    assert main(["export", "bibtex", "--all"]) == 0
+    assert capsys.readouterr().out.strip() == f"exported 1 BibTeX entry to {tmp_path / 'paperdesk.bib'}"
+    [entry] = bibtex.parse((tmp_path / "paperdesk.bib").read_text())
+    assert entry.fields["keywords"] == "hci, to-read" and entry.fields["file"].endswith(f"{pid}.pdf")
+    assert main(["import", "bibtex", "paperdesk.bib"]) == 0
+    assert capsys.readouterr().out.strip() == f"already in the library: {entry.key} ({pid})"
+    assert main(["tag", pid, "no way!"]) == 1
+    assert "is not a tag" in capsys.readouterr().err

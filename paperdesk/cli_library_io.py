@@ -1,0 +1,129 @@
+"""`paperdesk export|import|tag|untag`: papers in and out from the command line (issue 13).
+
+The same core as the app's commands (library_export, library_import, paper_meta); ids are library or
+arXiv ids, since the CLI has no result list. Output files follow the app: a default name in the working
+directory never overwrites an earlier export; --out writes exactly where asked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from paperdesk.cli import UsageError, print_json
+from paperdesk.config import Settings
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("export", help="write BibTeX for papers, or a summary/report as Markdown, to a file",
+                       description="export bibtex [ID ...|--all] | export markdown summary ID | export markdown "
+                                   "report [REPORT-ID] (default: the newest saved report)")
+    p.add_argument("format", choices=("bibtex", "markdown"))
+    p.add_argument("what", nargs="*", help="bibtex: paper ids (none: --all); markdown: summary ID | report [N]")
+    p.add_argument("--all", action="store_true", help="bibtex: every paper in the library")
+    p.add_argument("--out", type=Path, help="file to write (default: paperdesk.bib / summary-ID.md / report.md here)")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("import", help="add the papers a BibTeX file names (arXiv ids, local PDFs)",
+                       description="Add the entries with an arXiv id or a local PDF; list the others as skipped.")
+    p.add_argument("format", choices=("bibtex",))
+    p.add_argument("file", type=Path)
+    p.add_argument("--json", action="store_true")
+    for verb, text in (("tag", "tag a library paper"), ("untag", "take tags off a library paper")):
+        p = sub.add_parser(verb, help=text, description=text)
+        p.add_argument("id")
+        p.add_argument("tags", nargs="+")
+        p.add_argument("--json", action="store_true")
+
+
+def _library(settings: Settings):
+    from paperdesk.cli_verbs import open_library
+
+    return open_library(settings)
+
+
+def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    from paperdesk.core.library_export import bibtex_for, default_path, markdown_for, summary_markdown, write_export
+
+    library = _library(settings)
+    store = library.store
+    if args.format == "bibtex":
+        if args.all and args.what:
+            raise UsageError("export bibtex: --all or paper ids, not both")
+        papers = [library.get(pid) for pid in args.what] if args.what else store.list_papers()
+        if not papers:
+            raise UsageError("export bibtex: the library is empty; add papers first (paperdesk add ID|FILE)")
+        path = write_export(args.out or default_path("paperdesk", ".bib"), bibtex_for(store, papers))
+        what = f"{len(papers)} BibTeX entr{'y' if len(papers) == 1 else 'ies'}"
+    elif args.what[:1] == ["summary"] and len(args.what) == 2:
+        paper = library.get(args.what[1])
+        current = store.current_revision(paper.id)
+        if current is None:
+            raise UsageError(f"export: {paper.id} has no summary yet; paperdesk summarize {paper.id} writes one")
+        path = write_export(args.out or default_path(f"summary-{paper.id}", ".md"), summary_markdown(paper, current.text))
+        what = f"the summary of {paper.id}"
+    elif args.what[:1] == ["report"] and len(args.what) <= 2:
+        from paperdesk.core.desk_store import DeskStore
+
+        reports = DeskStore(store).reports()
+        if len(args.what) == 2:
+            reports = [r for r in reports if str(r.id) == args.what[1]]
+        if not reports:
+            raise UsageError("export: no such saved report; save a sem-search answer or research report first")
+        report = reports[0]
+        papers = store.papers_by_ids(list({s.get("paper_id", "") for s in report.sources}))
+        path = write_export(args.out or default_path("report", ".md"),
+                            markdown_for(report.title, report.text, report.sources, papers))
+        what = f"the report {report.title!r}"
+    else:
+        raise UsageError("export markdown needs summary ID or report [N]")
+    if args.json:
+        print_json({"exported": what, "path": str(path)})
+    else:
+        print(f"exported {what} to {path}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
+    from paperdesk.core.cancel import CancelToken
+    from paperdesk.core.library_import import import_entries, read_bib
+    from paperdesk.core.sources.arxiv import ArxivClient
+
+    library = _library(settings)
+    entries = read_bib(args.file)
+    offline = "started with --offline" if settings["offline"] else None
+    report = import_entries(entries, args.file.expanduser().parent, library, lambda: ArxivClient.from_settings(settings),
+                            offline, CancelToken())
+    if args.json:
+        print_json({"added": report.added, "present": report.present, "skipped": report.skipped})
+    else:
+        for line in report.lines():
+            print(line)
+        print(report.summary(args.file.name), file=sys.stderr)
+    return 0
+
+
+def _tagging(args: argparse.Namespace, settings: Settings, add: bool) -> int:
+    from paperdesk.core.paper_meta import clean_tag
+
+    library = _library(settings)
+    paper = library.get(args.id)
+    tags = [clean_tag(t) for t in args.tags]
+    meta = library.store.paper_meta
+    for tag in tags:
+        meta.add_tag(paper.id, tag) if add else meta.remove_tag(paper.id, tag)
+    now = meta.tags_of(paper.id)
+    if args.json:
+        print_json({"id": paper.id, "tags": now})
+    else:
+        print(f"{paper.id}: {', '.join(now) if now else '(no tags)'}")
+    return 0
+
+
+def cmd_tag(args: argparse.Namespace, settings: Settings) -> int:
+    return _tagging(args, settings, add=True)
+
+
+def cmd_untag(args: argparse.Namespace, settings: Settings) -> int:
+    return _tagging(args, settings, add=False)
