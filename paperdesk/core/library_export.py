@@ -40,7 +40,7 @@ def reference_line(n: Any, paper: "Paper | None", source: dict[str, Any]) -> str
     year = f" ({paper.published[:4]})" if paper and (paper.published or "")[:4].isdigit() else ""
     where = f"arXiv:{paper.arxiv_id}" if paper and paper.arxiv_id else source.get("paper_id", "")
     page = f", p. {source['page']}" if source.get("page") else ""
-    lead = f"{who}{year}. " if who or year else ""
+    lead = f"{who}{year}".rstrip(".") + ". " if who or year else ""  # "et al." ends with its own period
     return f"[{n}] {lead}{title}. {where}{page}."
 
 

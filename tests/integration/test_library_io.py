@@ -16,13 +16,26 @@ from settings_for import NO_MODEL, settings_for
 pytestmark = pytest.mark.slow
 
 
+@pytest.fixture(scope="module")
+def two_papers(tmp_path_factory, arxiv_server, embedder):
+    """A data dir holding CiteSee (15 pages) and the 4-page position paper as local PDFs, made once."""
+    home = tmp_path_factory.mktemp("library-io") / "library"
+    desk = Desk(settings_for(home, arxiv_server.api_url, **NO_MODEL), embedder=embedder)
+    ids = [desk.library.add_pdf(PAPERS / name).paper.id for name in ("2302.07302v1.pdf", "2304.02623v1.pdf")]
+    desk.close()
+    return home, ids
+
+
 @pytest.fixture
-def make_desk(tmp_path, arxiv, embedder, monkeypatch):
+def make_desk(tmp_path, arxiv, embedder, monkeypatch, two_papers):
+    """make(home_name, with_papers=False, **env) -> a Desk on a new data dir (a copy of the two-paper one)."""
     monkeypatch.chdir(tmp_path)  # default export files land here
     desks = []
 
-    def make(home_name="home", **env):
+    def make(home_name="home", with_papers=False, **env):
         home = tmp_path / home_name
+        if with_papers:
+            shutil.copytree(two_papers[0], home)
         home.mkdir(exist_ok=True)
         desk = Desk(settings_for(home, arxiv.api_url, **{**NO_MODEL, **env}), embedder=embedder)
         desks.append(desk)
@@ -33,60 +46,63 @@ def make_desk(tmp_path, arxiv, embedder, monkeypatch):
         desk.close()
 
 
-def _add_local(desk, *names):
-    return [desk.library.add_pdf(PAPERS / name).paper for name in names]
+def _papers(desk, two_papers):
+    """(CiteSee, the position paper) as stored in this desk's library."""
+    return [desk.store.get_paper(pid) for pid in two_papers[1]]
 
 
-def test_export_bibtex_pins_keys_and_import_brings_everything_back(make_desk, tmp_path):
-    desk = make_desk()
-    citesee, legal = _add_local(desk, "2302.07302v1.pdf", "2304.02623v1.pdf")
+def test_export_bibtex_pins_keys_and_import_brings_everything_back(make_desk, tmp_path, two_papers):
+    desk = make_desk(with_papers=True)
+    citesee, legal = _papers(desk, two_papers)
     assert desk.run("list").ok
-    assert desk.run("tag 1 to-read hci").message.startswith(f"tagged {citesee.id} to-read, hci")
+    assert desk.run("tag 2 to-read hci").message.startswith(f"tagged {legal.id} to-read, hci")
     out = desk.run("export bibtex --all")
     assert out.ok and "exported 2 BibTeX entries (the whole library)" in out.message
     first = (tmp_path / "paperdesk.bib").read_text()
     again = desk.run("export bibtex 2 1 --out again.bib")
     assert again.ok and "exported 2 BibTeX entries" in again.message
-    assert (tmp_path / "paperdesk-2.bib").exists() is False  # --out names the file
+    assert not (tmp_path / "paperdesk-2.bib").exists()  # --out names the file
     entries = {e.key: e for e in bibtex.parse(first)}
-    assert {e.key: e for e in bibtex.parse((tmp_path / "again.bib").read_text())}.keys() == entries.keys()
+    assert {e.key for e in bibtex.parse((tmp_path / "again.bib").read_text())} == entries.keys()
     assert desk.run("export bibtex --all").message.endswith("paperdesk-2.bib")  # never overwrites a default name
     by_id = {e.fields["note"].split()[-1]: e for e in entries.values()}
-    assert by_id[citesee.id].fields["keywords"] == "hci, to-read"
-    assert bibtex.pdf_paths_of(by_id[citesee.id]) == [citesee.pdf_path]
+    assert by_id[legal.id].fields["keywords"] == "hci, to-read"
+    assert bibtex.pdf_paths_of(by_id[legal.id]) == [legal.pdf_path]
 
+    assert desk.run(f"export bibtex {legal.id} --out one.bib").ok
     fresh = make_desk("other")
-    imported = fresh.run(f"import bibtex {tmp_path / 'paperdesk.bib'}")
-    assert imported.ok and "2 added, 0 already in the library, 0 skipped" in imported.message
-    assert sorted(p.id for p in fresh.store.list_papers()) == sorted([citesee.id, legal.id])
-    assert fresh.store.paper_meta.tags_of(citesee.id) == ["hci", "to-read"]
-    assert fresh.store.paper_meta.fields_named("citekey") == desk.store.paper_meta.fields_named("citekey")
-    again = fresh.run(f"import bibtex {tmp_path / 'paperdesk.bib'}")
-    assert "0 added, 2 already in the library" in again.message
+    imported = fresh.run(f"import bibtex {tmp_path / 'one.bib'}")
+    assert imported.ok and "1 added, 0 already in the library, 0 skipped" in imported.message
+    assert [p.id for p in fresh.store.list_papers()] == [legal.id]
+    assert fresh.store.paper_meta.tags_of(legal.id) == ["hci", "to-read"]
+    assert fresh.store.paper_meta.field(legal.id, "citekey") == desk.store.paper_meta.field(legal.id, "citekey")
+    again = fresh.run(f"import bibtex {tmp_path / 'one.bib'}")
+    assert "0 added, 1 already in the library" in again.message
 
 
-def test_import_lists_what_it_skipped_and_why(make_desk, tmp_path):
-    desk = make_desk()
-    shutil.copy(PAPERS / "2206.10883v3.pdf", tmp_path / "local.pdf")
+def test_import_lists_what_it_skipped_and_why(make_desk, tmp_path, two_papers):
+    desk = make_desk(with_papers=True)
+    citesee, _ = _papers(desk, two_papers)
+    shutil.copy(PAPERS / "2302.07302v1.pdf", tmp_path / "local.pdf")
     bib = tmp_path / "mixed.bib"
     bib.write_text("""
-@misc{fromarxiv, title = {CiteSee}, eprint = {2302.07302}, archivePrefix = {arXiv}, doi = {10.1/xyz}}
-@misc{frompdf, title = {Local}, file = {Full Text:local.pdf:application/pdf}, keywords = {reading, to read}}
+@misc{fromarxiv, title = {Beyond}, eprint = {2304.02623}, archivePrefix = {arXiv}, doi = {10.1/xyz},
+      keywords = {writing, to read}}
+@misc{frompdf, title = {Local}, file = {Full Text:local.pdf:application/pdf}}
 @book{noids, title = {A book without ids}}
 @misc{gone, title = {Missing}, file = {missing.pdf}}
 """)
     out = desk.run(f"import bibtex {bib}")
-    assert out.ok and "2 added, 0 already in the library, 2 skipped" in out.message, out.view.lines
+    assert out.ok and "1 added, 1 already in the library, 2 skipped" in out.message, out.view.lines
     lines = out.view.lines
-    assert "added fromarxiv as 2302.07302v1" in lines
+    assert "added fromarxiv as 2304.02623v1" in lines
+    assert f"already in the library: frompdf ({citesee.id})" in lines  # the same bytes are the same paper
     assert any(line.startswith("skipped noids: no arXiv id and no local PDF file") for line in lines)
     assert any(line.startswith("skipped gone: its PDF missing.pdf does not exist") for line in lines)
     meta = desk.store.paper_meta
-    assert meta.field("2302.07302v1", "doi") == "10.1/xyz"
-    local = next(pid for key, pid in (line.split(" as ") for line in lines if line.startswith("added frompdf"))
-                 for _ in [key])
-    assert meta.tags_of(local) == ["reading", "to-read"]
-    assert meta.field(local, "citekey") == "frompdf"
+    assert meta.field("2304.02623v1", "doi") == "10.1/xyz"
+    assert meta.tags_of("2304.02623v1") == ["to-read", "writing"]
+    assert meta.field("2304.02623v1", "citekey") == "fromarxiv"
 
 
 def test_import_offline_says_arxiv_cannot_be_reached(make_desk, tmp_path):
@@ -96,7 +112,8 @@ def test_import_offline_says_arxiv_cannot_be_reached(make_desk, tmp_path):
                    "@misc{b, journal = {arXiv preprint arXiv:2304.02623}}\n")
     out = desk.run(f"import bibtex {bib}")
     assert out.ok and "0 added, 0 already in the library, 2 skipped" in out.message
-    assert all("arXiv is unreachable" in line or "cannot be fetched" in line for line in out.view.lines)
+    assert out.view.lines[0].startswith("skipped a: arXiv is unreachable")
+    assert out.view.lines[1].startswith("skipped b: arXiv 2304.02623 cannot be fetched: arXiv is unreachable")
     assert desk.store.count_papers() == 0
     forced = make_desk("offline", PAPERDESK_OFFLINE="1")
     out = forced.run(f"import bibtex {bib}")
@@ -115,36 +132,35 @@ def test_malformed_bibtex_is_a_clear_error_and_adds_nothing(make_desk, tmp_path)
     assert desk.store.count_papers() == 0
 
 
-def test_remove_tags_and_list_filters(make_desk):
-    desk = make_desk()
-    citesee, legal, cite2 = _add_local(desk, "2302.07302v1.pdf", "2304.02623v1.pdf", "2206.10883v3.pdf")
+def test_remove_tags_and_list_filters(make_desk, two_papers):
+    desk = make_desk(with_papers=True)
+    citesee, legal = _papers(desk, two_papers)
     assert desk.run("list").ok
     assert desk.run(f"tag {legal.id} to-read").ok
-    assert desk.run("tag 3 to-read later").ok
+    assert desk.run("tag 1 to-read later").ok
     assert desk.run("tag 1 Not/a tag!").status == "error"
-    out = desk.run("list --tag to-read --sort title")
-    assert out.ok and [i.id for i in desk.session.results] == sorted([legal.id, cite2.id],
-                                                                       key=lambda p: desk.store.get_paper(p).title)
-    assert desk.session.results_query == "tag to-read · by title"
-    first = desk.session.results[0].id
-    assert desk.run("untag 1 later to-read").ok  # result 1 of the filtered list
-    assert desk.store.paper_meta.tags_of(first) == []
-    assert desk.run(f"untag {cite2.id if first == legal.id else legal.id} later").ok
-    assert desk.run("list --tag later").message.startswith("no paper of the 3 in the library matches tag later")
+    assert desk.store.paper_meta.tags_of(citesee.id) == ["later", "to-read"]  # nothing half-written
+    out = desk.run("list --tag to-read --sort title --reverse")
+    assert out.ok and [i.id for i in desk.session.results] == [citesee.id, legal.id]  # CiteSee > Beyond, reversed
+    assert desk.session.results_query == "tag to-read · by title reversed"
+    assert desk.run("untag 1 later to-read").ok  # result 1 of the filtered list: CiteSee
+    assert desk.store.paper_meta.tags_of(citesee.id) == []
+    assert desk.run("list --tag later").message.startswith("no paper of the 2 in the library matches tag later")
     assert desk.state == "initial"
     assert desk.run("list citesee").ok and [i.id for i in desk.session.results] == [citesee.id]
+    assert desk.run("list --author shen").ok and [i.id for i in desk.session.results] == [legal.id]
     assert desk.run("list").ok
     out = desk.run("remove 1")
-    assert out.ok and f"removed {citesee.id}" in out.message and "renumbered (2 left)" in out.message
-    assert [i.id for i in desk.session.results] == [legal.id, cite2.id]
+    assert out.ok and f"removed {citesee.id}" in out.message and "renumbered (1 left)" in out.message
+    assert [i.id for i in desk.session.results] == [legal.id]
     assert desk.store.get_paper(citesee.id) is None and not Path(citesee.pdf_path).exists()
     assert not any(h.paper_id == citesee.id for h in desk.library.search("citations reader has seen", k=20))
     assert desk.run(f"remove {citesee.id}").status == "error"
 
 
-def test_export_markdown_of_a_report_and_a_summary(make_desk, tmp_path):
-    desk = make_desk()
-    [paper] = _add_local(desk, "2302.07302v1.pdf")
+def test_export_markdown_of_a_report_and_a_summary(make_desk, tmp_path, two_papers):
+    desk = make_desk(with_papers=True)
+    paper, _ = _papers(desk, two_papers)
     draft = desk.drafts.new_draft("report", "how do readers track citations")
     desk.drafts.add_draft_revision(draft, "Readers lose track of cited papers [1].", [
         {"n": 1, "paper_id": paper.id, "title": paper.title, "page": 2, "chunk_id": 1, "quote": "q"}])
@@ -153,7 +169,7 @@ def test_export_markdown_of_a_report_and_a_summary(make_desk, tmp_path):
     assert out.ok and "the saved report 'Tracking citations'" in out.message
     text = (tmp_path / "r.md").read_text()
     assert text.startswith("# Tracking citations\n\nReaders lose track of cited papers [1].")
-    assert "## References" in text and f"[1] {paper.title}. {paper.id}, p. 2." in text
+    assert "## References" in text and f"[1] Chang et al. {paper.title}. {paper.id}, p. 2." in text
     assert desk.run(f"export markdown summary {paper.id}").message == \
         f"export: {paper.id} has no summary yet; summarize it first"
     desk.store.drafts.add_summary_revision(paper.id, "CiteSee marks papers a reader has seen [p. 1].")
