@@ -197,3 +197,21 @@ def test_cli_tag_list_export_import(tmp_home, tmp_path, capsys, embedder, monkey
     assert capsys.readouterr().out.strip() == f"already in the library: {entry.key} ({pid})"
     assert main(["tag", pid, "no way!"]) == 1
     assert "is not a tag" in capsys.readouterr().err
+
+
+def test_the_shell_runs_tag_list_export_and_remove(make_desk, tmp_path, two_papers):
+    import io
+
+    from paperdesk.shell import run_shell
+
+    desk = make_desk(with_papers=True)
+    citesee, legal = _papers(desk, two_papers)
+    script = "list\ntag 1 to-read\nlist --tag to-read\nexport bibtex --out s.bib\nremove 1\nlist\n"
+    out, err = io.StringIO(), io.StringIO()
+    rc = run_shell(desk.settings, stdin=io.StringIO(script), out=out, err=err, desk=desk)
+    text = out.getvalue()
+    assert rc == 0, err.getvalue()
+    assert f"tagged {citesee.id} to-read" in text and "1 paper(s) match tag to-read" in text
+    assert f"exported 1 BibTeX entry (the papers of the results) to {tmp_path / 's.bib'}" in text
+    assert f"removed {citesee.id}" in text  # a script is not asked: it says what it means
+    assert "1 paper(s) in the library" in text and desk.store.get_paper(citesee.id) is None
