@@ -12,6 +12,7 @@ import shutil
 
 import pytest
 
+from conftest import PAPERS
 from fake_llm import FakeLLM
 from paperdesk.core.desk import Desk
 from paperdesk.shell import run_shell
@@ -40,6 +41,12 @@ LINES = {
     "clear": "clear",
     "quit": "quit",
     "dialogue": "dialogue",
+    # issue 13 (tui13b): papers in and out; {tmp} is the test's own folder
+    "export": "export bibtex --all --out {tmp}/library.bib",
+    "import": "import bibtex {tmp}/refs.bib",
+    "remove": "remove local-054848230deb",  # the second paper of the base library, never the selected one
+    "tag": "tag 2302.07302v1 to-read",
+    "untag": "untag 2302.07302v1 to-read",
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],
@@ -58,6 +65,7 @@ def templates(tmp_path_factory, arxiv_server, embedder):
     base = root / "base"
     desk = Desk(settings_for(base, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
     paper = desk.library.add_arxiv("2302.07302v1", desk.arxiv).paper
+    assert desk.library.add_pdf(PAPERS / "2304.02623v1.pdf").paper.id == "local-054848230deb"  # for remove
     desk.store.add_revision(paper.id, "# CiteSee\n\n## Problem\nReaders lose track of citations [p. 1].", "final")
     desk.close()
     homes = {}
@@ -85,7 +93,9 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
             assert desk.run("undo").ok  # so that there is something to redo
         before = desk.status()
         out, err = io.StringIO(), io.StringIO()
-        code = run_shell(desk.settings, stdin=io.StringIO(LINES[command] + "\nstatus\n"), out=out, err=err, desk=desk)
+        (tmp_path / "refs.bib").write_text("@book{nothing, title = {A book with neither arXiv id nor PDF}}\n")
+        line = LINES[command].format(tmp=tmp_path)
+        code = run_shell(desk.settings, stdin=io.StringIO(line + "\nstatus\n"), out=out, err=err, desk=desk)
         allowed = SPEC_TABLE[command].get(state)
         if allowed is None:
             assert code == 1
