@@ -64,6 +64,8 @@ def suggest(word: str) -> str | None:
 def parse(line: str) -> Command:
     """Parse one command line; CommandError says what is wrong and how to write it."""
     raw = line.strip()
+    if raw.startswith(":"):  # vim's habit (`:status`): the colon is accepted and ignored
+        raw = raw[1:].lstrip()
     if not raw:
         raise CommandError("empty command; type help to see the commands")
     word, _, rest = raw.partition(" ")

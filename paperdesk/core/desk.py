@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from paperdesk.config import Settings
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.commands import Command, CommandError, parse
+from paperdesk.core.commands import SPECS, Command, CommandError, parse
 from paperdesk.core.desk_store import DeskStore
 from paperdesk.core.errors import ArxivUnreachableError, CancelledError, PaperdeskError, UnknownPaperError
 from paperdesk.core.progress import Progress
@@ -56,6 +56,11 @@ if TYPE_CHECKING:
     from paperdesk.core.store import Paper
 
 Listener = Callable[[Any], None]
+
+# command -> what "this stops the running ..." calls its work
+_RUNNING_WORK = {"summarize": "summary", "add": "summary", "improve": "revision", "sem-search": "search answer",
+                 "research": "research report", "find": "arXiv search", "list": "list", "open": "page load",
+                 "summary": "summary load"}
 
 
 class _TransitionListener:
@@ -103,6 +108,9 @@ class Desk:
         self.session = self._resume()
         self.workflow: WorkflowMachine = new_workflow(self.context, listeners=[_TransitionListener(self)])
         self._refresh_downloaded()
+        from paperdesk.core.library_sync import LibraryWatch
+
+        self._watch = LibraryWatch(self)
 
     # -- parts, created on first use ---------------------------------------------------------
 
@@ -217,6 +225,60 @@ class Desk:
         self.emit(CommandFinished(outcome))
         return outcome
 
+    def sync_library(self) -> bool:
+        """See papers other processes added or removed: reload the indexes and refresh the results on show.
+        Never waits: skipped (False) while a command runs. True when the results changed (and were published)."""
+        if self._closed or not self._lock.acquire(blocking=False):
+            return False
+        try:
+            changed = self._watch.catch_up()
+            if changed:
+                self._refresh_downloaded()
+                self._persist()
+        finally:
+            self._lock.release()
+        if changed:
+            self.publish_results()
+        return changed
+
+    # -- answering beside running work (issue 13) ----------------------------------------------
+
+    def running(self) -> str:
+        """What the running command is doing, as "the running summary" says it; "" when idle."""
+        if not self.busy:
+            return ""
+        name = self._command.lstrip(":").split(" ", 1)[0].lower()
+        return _RUNNING_WORK.get(name, name or "command")
+
+    def interrupts(self, line: str) -> bool:
+        """Whether `line` needs the desk for new work, and so stops a running command. Read-only commands
+        and lines that do not parse never do: `answer_now` answers them beside the running one."""
+        try:
+            command = parse(line)
+        except CommandError:
+            return False
+        return not SPECS[command.name].readonly
+
+    def answer_now(self, line: str) -> Outcome:
+        """Answer a read-only (or malformed) line at once, beside any running command: no lock, no events,
+        no state change; only its history row is written."""
+        from paperdesk.core.handlers import HANDLERS
+
+        try:
+            command = parse(line)
+        except CommandError as exc:
+            outcome = Outcome(line.strip(), "error", str(exc))
+        else:
+            if not SPECS[command.name].readonly:
+                raise ValueError(f"{command.name} is not read-only; run it with run()")
+            try:
+                outcome = HANDLERS[command.name](self, command)
+            except PaperdeskError as exc:
+                outcome = Outcome(command.raw, "error", str(exc))
+        summary = outcome.status if not outcome.message else f"{outcome.status}: {outcome.message.splitlines()[0][:200]}"
+        self.store.add_history(outcome.command, self.state, summary)
+        return outcome
+
     def _guarded(self, handler: Callable[["Desk", Command], Outcome], command: Command) -> Outcome:
         name = self._command
         try:
@@ -277,14 +339,25 @@ class Desk:
         return True
 
     def _guard_context(self, command: Command) -> dict[str, Any]:
+        if command.name == "add":
+            return {"local": _names_local_file(command.text)}
         if command.name != "summarize" or command.ref is None:
             return {}
         if command.ref.number is not None:
             n = command.ref.number
             if 1 <= n <= len(self.session.results):
-                return {"downloaded": self.session.results[n - 1].in_library}
+                item = self.session.results[n - 1]
+                return {"downloaded": item.in_library, "summarized": self._has_saved_summary(item.id)}
             return {}
-        return {"downloaded": self.paper_in_library(command.ref.paper_id or "")}
+        ref = command.ref.paper_id or ""
+        return {"downloaded": self.paper_in_library(ref), "summarized": self._has_saved_summary(ref)}
+
+    def _has_saved_summary(self, ref: str) -> bool:
+        try:
+            paper = self.library.get(ref)
+        except PaperdeskError:
+            return False
+        return any(rev.status == "final" for rev in self.store.revisions(paper.id))
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -412,3 +485,12 @@ class Desk:
         view = self.draft_view()
         return StatusView(self.state, selected, len(self.session.results), view.label if view else "none",
                           self.context.mode)
+
+
+def _names_local_file(text: str) -> bool:
+    from paperdesk.core.paper_sources import parse_source
+
+    try:
+        return parse_source(text).local
+    except PaperdeskError:
+        return True  # a bad argument: let the handler say what is wrong, not the offline guard

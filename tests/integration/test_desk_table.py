@@ -12,6 +12,7 @@ import shutil
 
 import pytest
 
+from conftest import PAPERS
 from fake_llm import FakeLLM
 from paperdesk.core.desk import Desk
 from paperdesk.shell import run_shell
@@ -40,6 +41,8 @@ LINES = {
     "clear": "clear",
     "quit": "quit",
     "dialogue": "dialogue",
+    "add": f"add {PAPERS / '2304.02623v1.pdf'}",
+    "close": "close",
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],
@@ -83,9 +86,12 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
         assert desk.state == state  # resumed from the persisted session
         if command == "redo" and state in SPEC_TABLE["undo"]:
             assert desk.run("undo").ok  # so that there is something to redo
+        line = LINES[command]
+        if (state, command) == ("select-view", "summarize"):  # guarded: only a paper with no saved summary
+            line = f"summarize {desk.library.add_pdf(PAPERS / '2304.02623v1.pdf').paper.id}"
         before = desk.status()
         out, err = io.StringIO(), io.StringIO()
-        code = run_shell(desk.settings, stdin=io.StringIO(LINES[command] + "\nstatus\n"), out=out, err=err, desk=desk)
+        code = run_shell(desk.settings, stdin=io.StringIO(line + "\nstatus\n"), out=out, err=err, desk=desk)
         allowed = SPEC_TABLE[command].get(state)
         if allowed is None:
             assert code == 1
