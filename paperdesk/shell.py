@@ -175,6 +175,9 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
             if not interactive:
                 out.write(f"> {line}\n")
                 out.flush()
+            elif not _confirmed(desk, line):  # typed abandon asks first, as the TUI does
+                printer.notice("abandon: nothing discarded; the draft is kept")
+                continue
             outcome = run_cancellable(desk, line, printer)
             printer.outcome(outcome)
             if outcome.status in ("refused", "error"):
@@ -193,6 +196,25 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
         if owned:
             desk.close()
     return 1 if failed else 0
+
+
+def _confirmed(desk: Desk, line: str) -> bool:
+    """False when the user says no to an abandon that would discard a draft (a script's lines run as written)."""
+    from paperdesk.core.commands import CommandError, parse
+    from paperdesk.core.handlers.new_paper import abandon_question
+
+    try:
+        name = parse(line).name
+    except CommandError:
+        return True
+    if name != "abandon" or desk.workflow.refusal("abandon") is not None:
+        return True
+    try:
+        answer = input(f"{abandon_question(desk)} [y/N] ")
+    except (EOFError, KeyboardInterrupt):
+        print()
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _read(stdin: TextIO, interactive: bool, desk: Desk) -> str | None:

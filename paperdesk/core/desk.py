@@ -463,6 +463,11 @@ class Desk:
             return self.store.drafts.summary_of(ref.paper_id)
         return ref.draft_id
 
+    def can_move(self, step: int) -> bool:
+        """Whether undo (-1) / redo (+1) has a revision to go to now (palette and keys offer them only then)."""
+        draft_id = self.draft_id()
+        return draft_id is not None and self.store.drafts.can_move(draft_id, step)
+
     def draft_view(self) -> DraftView | None:
         """The current draft at its current revision."""
         ref = self.session.draft

@@ -28,6 +28,9 @@ def palette_entries(app: "PaperDeskApp") -> Iterator[PaletteEntry]:
     if desk is None:
         return
     enabled = {row.name: row for row in desk.workflow.availability() if row.enabled}
+    for name, step in (("undo", -1), ("redo", 1)):  # allowed in every draft state, but useful only with a revision to go to
+        if name in enabled and not desk.can_move(step):
+            del enabled[name]
     papers = paper_commands()
     for name, row in enabled.items():
         if name in papers:
