@@ -40,7 +40,9 @@ class LibraryWatch:
         desk = self._desk
         library_repair.catch_up(desk.library)
         session = desk.session
-        if session.results_kind == "list":
+        if not session.results:
+            return False
+        if session.results_kind == "list" and desk.state == "select-view":
             fresh = [ResultItem.from_paper(p, f"{p.page_count} pages") for p in desk.store.list_papers()]
         else:
             fresh = [ResultItem(**{**vars(item), "in_library": desk.paper_in_library(item.id)})

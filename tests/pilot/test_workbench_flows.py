@@ -43,7 +43,7 @@ async def test_find_summarize_improve_save(workbench):
         assert draft.view.revision == 1 and "## Problem" in draft.body.source
         assert app.check_action("workflow", ("save",)) is True
 
-        await pilot.press("i")  # improve: the command line is prefilled
+        await pilot.press("ctrl+r")  # improve: the command line is prefilled
         assert app.command_line.input.value == "improve "
         await pilot.press(*"mention the interviews", "enter")
         await settle(pilot)
