@@ -338,6 +338,10 @@ class Desk:
         token.cancel()
         return True
 
+    def refusal(self, command: Command) -> str | None:
+        """Why `command` (with its own argument, e.g. summarize 2) cannot run now, or None when it can."""
+        return self.workflow.refusal(command.name, **self._guard_context(command))
+
     def _guard_context(self, command: Command) -> dict[str, Any]:
         if command.name == "add":
             return {"local": _names_local_file(command.text)}

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from paperdesk.core.commands import Command, Ref
 from paperdesk.core.registry import SPECS, paper_commands
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ def palette_entries(app: "PaperDeskApp") -> Iterator[PaletteEntry]:
         if name not in enabled:
             continue
         for n, item in enumerate(desk.session.results, start=1):
+            if desk.refusal(Command(name, ref=Ref(number=n))) is not None:  # e.g. summarize of a summarized paper
+                continue
             yield PaletteEntry(f"{name} {n}: {item.title}", f"{name} {n}", f"{enabled[name].summary} ({item.id})",
                                True)
 

@@ -151,6 +151,7 @@ class OutcomeRouter:
     def _page(self, view: Any) -> None:
         self._pane(ReaderPane).show_page(view.paper_id, view.title, view.page, view.pages, view.text)
         self._tab("tab-reader")
+        self.follow_notes(view.paper_id)
 
     def _notes(self, view: Any) -> None:
         self._pane(NotesPane).load(view.paper_id, view.title, view.text, True)

@@ -23,7 +23,7 @@ from paperdesk.tui.panes.base import Pane
 
 SaveNotes = Callable[[str, str], "Future[None] | None"]  # (paper id, text) -> the pending write
 
-_NO_PAPER = "notes of the paper open in the reader, highlighted in the list, or being summarized"
+_NO_PAPER = "notes of the paper you read, pick or summarize"
 AUTOSAVE_DELAY = 0.6  # seconds of quiet before an edit is saved
 
 
