@@ -90,6 +90,12 @@ def parse(line: str) -> Command:
         if rest and canonical_name(rest) is None:
             raise CommandError(f"help: no command {rest!r}; type help to see the commands")
         return Command(name, text=canonical_name(rest) or "" if rest else "", raw=raw)
+    if spec.arg is Arg.SOURCE:  # one word: "add a note that ..." is a message, not a file called "a note that"
+        parts = _split(rest, name)
+        if len(parts) != 1:
+            raise CommandError(f"{name} takes one PDF path, arXiv id or URL; quote a path with spaces "
+                               f"(usage: {spec.usage})")
+        return Command(name, text=parts[0], raw=raw)
     if spec.arg is Arg.PAGE:
         return Command(name, page=_page_option(name, rest, spec.usage), raw=raw)
     parts = _split(rest, name)

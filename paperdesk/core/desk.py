@@ -27,8 +27,10 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from paperdesk.config import Settings
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.commands import SPECS, Command, CommandError, parse
+from paperdesk.core.commands import Command, CommandError, parse
+from paperdesk.core.desk_beside import BesideWork
 from paperdesk.core.desk_store import DeskStore
+from paperdesk.core.library_sync import LibraryWatch
 from paperdesk.core.errors import ArxivUnreachableError, CancelledError, PaperdeskError, UnknownPaperError
 from paperdesk.core.progress import Progress
 from paperdesk.core.session import ResultItem, Session
@@ -57,10 +59,6 @@ if TYPE_CHECKING:
 
 Listener = Callable[[Any], None]
 
-# command -> what "this stops the running ..." calls its work
-_RUNNING_WORK = {"summarize": "summary", "add": "summary", "improve": "revision", "sem-search": "search answer",
-                 "research": "research report", "find": "arXiv search", "list": "list", "open": "page load",
-                 "summary": "summary load"}
 
 
 class _TransitionListener:
@@ -73,7 +71,7 @@ class _TransitionListener:
         self._desk._transitioned(str(event).replace("_", "-"), source.value, target.value)
 
 
-class Desk:
+class Desk(BesideWork):
     def __init__(
         self,
         settings: Settings,
@@ -108,8 +106,6 @@ class Desk:
         self.session = self._resume()
         self.workflow: WorkflowMachine = new_workflow(self.context, listeners=[_TransitionListener(self)])
         self._refresh_downloaded()
-        from paperdesk.core.library_sync import LibraryWatch
-
         self._watch = LibraryWatch(self)
 
     # -- parts, created on first use ---------------------------------------------------------
@@ -223,60 +219,6 @@ class Desk:
             self._token = None
             self._record(outcome)
         self.emit(CommandFinished(outcome))
-        return outcome
-
-    def sync_library(self) -> bool:
-        """See papers other processes added or removed: reload the indexes and refresh the results on show.
-        Never waits: skipped (False) while a command runs. True when the results changed (and were published)."""
-        if self._closed or not self._lock.acquire(blocking=False):
-            return False
-        try:
-            changed = self._watch.catch_up()
-            if changed:
-                self._refresh_downloaded()
-                self._persist()
-        finally:
-            self._lock.release()
-        if changed:
-            self.publish_results()
-        return changed
-
-    # -- answering beside running work (issue 13) ----------------------------------------------
-
-    def running(self) -> str:
-        """What the running command is doing, as "the running summary" says it; "" when idle."""
-        if not self.busy:
-            return ""
-        name = self._command.lstrip(":").split(" ", 1)[0].lower()
-        return _RUNNING_WORK.get(name, name or "command")
-
-    def interrupts(self, line: str) -> bool:
-        """Whether `line` needs the desk for new work, and so stops a running command. Read-only commands
-        and lines that do not parse never do: `answer_now` answers them beside the running one."""
-        try:
-            command = parse(line)
-        except CommandError:
-            return False
-        return not SPECS[command.name].readonly
-
-    def answer_now(self, line: str) -> Outcome:
-        """Answer a read-only (or malformed) line at once, beside any running command: no lock, no events,
-        no state change; only its history row is written."""
-        from paperdesk.core.handlers import HANDLERS
-
-        try:
-            command = parse(line)
-        except CommandError as exc:
-            outcome = Outcome(line.strip(), "error", str(exc))
-        else:
-            if not SPECS[command.name].readonly:
-                raise ValueError(f"{command.name} is not read-only; run it with run()")
-            try:
-                outcome = HANDLERS[command.name](self, command)
-            except PaperdeskError as exc:
-                outcome = Outcome(command.raw, "error", str(exc))
-        summary = outcome.status if not outcome.message else f"{outcome.status}: {outcome.message.splitlines()[0][:200]}"
-        self.store.add_history(outcome.command, self.state, summary)
         return outcome
 
     def _guarded(self, handler: Callable[["Desk", Command], Outcome], command: Command) -> Outcome:

@@ -41,11 +41,12 @@ class Arg(Enum):
     REF_PAGE = "ref-page"  # <n|id> [page]
     PAGE = "page"  # [--page N]
     TOPIC = "topic"  # optional command name
+    SOURCE = "source"  # one PDF path, arXiv id or URL (quoted when it has spaces)
 
     @property
     def needs_input(self) -> bool:
         """The command cannot run without words the user types."""
-        return self in (Arg.QUERY, Arg.REF, Arg.REF_PAGE)
+        return self in (Arg.QUERY, Arg.REF, Arg.REF_PAGE, Arg.SOURCE)
 
     @property
     def takes_paper(self) -> bool:
@@ -157,7 +158,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("dialogue", Arg.NONE, "dialogue", "show the current dialogue with the dispatcher",
                 (Rule(ANY),), "meta:dialogue", readonly=True),
     # issue 13 (tui13a): papers in from anywhere, and a way back to initial from any state
-    CommandSpec("add", Arg.QUERY, "add <file|arXiv id|URL>",
+    CommandSpec("add", Arg.SOURCE, "add <file|arXiv id|URL>",
                 "copy or download a paper, index it and start its summary draft (abandon removes it again)",
                 (Rule(ANY_STAR, "draft-summary", guards=(SOURCE_REACHABLE, MODEL_REACHABLE)),), "adding:add"),
     CommandSpec("close", Arg.NONE, "close", "leave the results, selection and draft for initial; all stays stored",
