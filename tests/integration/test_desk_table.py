@@ -17,7 +17,7 @@ from fake_llm import FakeLLM
 from paperdesk.core.desk import Desk
 from paperdesk.shell import run_shell
 from settings_for import settings_for
-from spec_table import ALL, SPEC_TABLE
+from spec_table import ALL, SPEC_TABLE, VIEW_STATES
 
 pytestmark = pytest.mark.slow
 
@@ -89,6 +89,8 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
         line = LINES[command]
         if (state, command) == ("select-view", "summarize"):  # guarded: only a paper with no saved summary
             line = f"summarize {desk.library.add_pdf(PAPERS / '2304.02623v1.pdf').paper.id}"
+        if command == "notes" and state in VIEW_STATES:  # notes when viewing are the open paper's: open one first
+            line = f"open 1\n{line}"
         before = desk.status()
         out, err = io.StringIO(), io.StringIO()
         code = run_shell(desk.settings, stdin=io.StringIO(line + "\nstatus\n"), out=out, err=err, desk=desk)
