@@ -231,6 +231,11 @@ class PaperDeskApp(App):
             if not self.desk.interrupts(line):
                 self.answer_now(line)
                 return
+            page = self._reader_page(line)
+            if page is not None:  # `open` beside the work: the reader loads the page itself, nothing stops
+                self.main.query_one(ReaderPane).load_page(*page)
+                self.command_line.say(f"{line}: in the reader; the running {self.desk.running()} goes on")
+                return
             if self._armed != line:  # say what Enter would stop; the line waits in the command line
                 self._armed = line
                 self.command_line.prefill(line)
@@ -243,6 +248,24 @@ class PaperDeskApp(App):
             self.command_line.say(f"interrupting to run {line} …", "busy")
             return
         self._start(line)
+
+    def _reader_page(self, line: str) -> tuple[str, int] | None:
+        """(paper id, page) when `line` is an `open` the workflow allows now, for the reader to show alone."""
+        from paperdesk.core.commands import CommandError, parse
+
+        desk = self.desk
+        try:
+            command = parse(line)
+        except CommandError:
+            return None
+        if desk is None or command.name != "open" or desk.workflow.refusal("open") is not None:
+            return None
+        assert command.ref is not None
+        number, results = command.ref.number, desk.session.results
+        if number is not None and not 1 <= number <= len(results):
+            return None  # the desk says what is wrong, after asking to stop the work
+        paper_id = results[number - 1].id if number is not None else command.ref.paper_id or ""
+        return paper_id, command.page or 1
 
     def _start(self, line: str, confirmed: bool = False) -> None:
         if not confirmed and self.desk is not None and _is_abandon(line) and self.desk.workflow.refusal("abandon") is None:

@@ -81,6 +81,9 @@ async def test_read_only_commands_answer_while_work_runs_and_never_interrupt_it(
         reader = app.main.query_one(ReaderPane)
         await pilot.press("f5", "right")  # the reader's navigation goes on beside the work
         await settle(pilot, until=lambda: reader.page == 2)
+        await pilot.press("colon", *"open 1 3", "enter")  # and so does open: the reader shows it alone
+        await settle(pilot, until=lambda: reader.page == 3)
+        assert "the running arXiv search goes on" in message_text(app)
         await pilot.press("colon", *"statsu", "enter")  # back to the command line; a typo is no interruption
         await settle(pilot, until=lambda: "unknown command 'statsu'" in message_text(app))
         assert app.busy and app.desk.busy and outcomes(messages) == []  # the find still runs
