@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from functools import partial
+
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
@@ -22,6 +24,7 @@ from textual.worker import Worker, WorkerState
 from paperdesk.config import Settings
 from paperdesk.core.registry import COMMANDS, enter_command
 from paperdesk.tui import startup_probe
+from paperdesk.tui.command_gate import abandon_question, asks_first, reader_page
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
 from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, ReadonlyAnswered, WorkerFailed
@@ -32,6 +35,7 @@ from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.panes.report import ReportsPane
 from paperdesk.tui.panes.results import ResultsPane
 from paperdesk.tui.routing import OutcomeRouter
+from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.status_bar import StatusBar
 from paperdesk.tui.themes import DEFAULT_THEME, load_themes
 from paperdesk.tui.type_to_command import Workbench
@@ -231,7 +235,7 @@ class PaperDeskApp(App):
             if not self.desk.interrupts(line):
                 self.answer_now(line)
                 return
-            page = self._reader_page(line)
+            page = reader_page(self.desk, line)
             if page is not None:  # `open` beside the work: the reader loads the page itself, nothing stops
                 self.main.query_one(ReaderPane).load_page(*page)
                 self.command_line.say(f"{line}: in the reader; the running {self.desk.running()} goes on")
@@ -249,46 +253,19 @@ class PaperDeskApp(App):
             return
         self._start(line)
 
-    def _reader_page(self, line: str) -> tuple[str, int] | None:
-        """(paper id, page) when `line` is an `open` the workflow allows now, for the reader to show alone."""
-        from paperdesk.core.commands import CommandError, parse
-
-        desk = self.desk
-        try:
-            command = parse(line)
-        except CommandError:
-            return None
-        if desk is None or command.name != "open" or desk.workflow.refusal("open") is not None:
-            return None
-        assert command.ref is not None
-        number, results = command.ref.number, desk.session.results
-        if number is not None and not 1 <= number <= len(results):
-            return None  # the desk says what is wrong, after asking to stop the work
-        paper_id = results[number - 1].id if number is not None else command.ref.paper_id or ""
-        return paper_id, command.page or 1
-
     def _start(self, line: str, confirmed: bool = False) -> None:
-        if not confirmed and self.desk is not None and _is_abandon(line) and self.desk.workflow.refusal("abandon") is None:
-            self._confirm_abandon(line)
+        if not confirmed and self.desk is not None and asks_first(self.desk, line):
+            self.push_screen(ConfirmScreen(abandon_question(self.desk)), partial(self._abandon_answered, line))
             return
         self._busy = True
         self.command_line.say(f"running {line} … (Esc cancels)", "busy")
         self._command_worker = self.run_command(line)
 
-    def _confirm_abandon(self, line: str) -> None:
-        """Typed `abandon` and ctrl+b ask the same question before anything is discarded."""
-        from paperdesk.core.handlers.new_paper import abandon_question
-        from paperdesk.tui.screens.confirm import ConfirmScreen
-
-        assert self.desk is not None
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self._start(line, confirmed=True)
-            else:
-                self.command_line.say("abandon: nothing discarded; the draft is kept")
-
-        self.push_screen(ConfirmScreen(abandon_question(self.desk)), answered)
+    def _abandon_answered(self, line: str, yes: bool | None) -> None:
+        if yes:
+            self._start(line, confirmed=True)
+        else:
+            self.command_line.say("abandon: nothing discarded; the draft is kept")
 
     @work(thread=True, group="readonly", exit_on_error=False)
     def answer_now(self, line: str) -> None:
@@ -464,10 +441,6 @@ class PaperDeskApp(App):
         enabled = self.desk.workflow.enabled_commands()
         refs = [item.id for item in self.desk.session.results]
         return enabled, [n for n in names if n not in enabled], refs
-
-
-def _is_abandon(line: str) -> bool:
-    return line.lstrip(":").strip().lower() == "abandon"
 
 
 def _model_label(settings: Settings) -> str:
