@@ -138,3 +138,15 @@ def test_the_interactive_shell_asks_before_abandon(make_desk, monkeypatch):
     assert shell._confirmed(desk, "abandon") is True
     assert "remove the paper from the library" in asked[0] and asked[0].endswith("[y/N] ")
     assert shell._confirmed(desk, "status") is True and len(asked) == 1  # only abandon asks
+
+
+def test_the_shell_takes_a_leading_colon_and_close(make_desk):
+    import io
+
+    desk = make_desk()
+    out, err = io.StringIO(), io.StringIO()
+    script = io.StringIO(f"add {PAPERS / '2304.02623v1.pdf'}\nsave\n:status\nclose\n:status\n")
+    assert shell.run_shell(desk.settings, stdin=script, out=out, err=err, desk=desk) == 0, err.getvalue()
+    text = out.getvalue()
+    assert "state: summarized" in text and "[close: summarized -> initial]" in text
+    assert text.rstrip().endswith("mode: online") and "state: initial" in text.split("[close:")[1]
