@@ -175,8 +175,11 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
             if not interactive:
                 out.write(f"> {line}\n")
                 out.flush()
-            if interactive and not _confirmed(desk, line):  # remove asks first; a script says what it means
-                continue
+            else:
+                kept = _declined(desk, line)  # typed abandon and remove ask first, as the TUI does
+                if kept:
+                    printer.notice(kept)
+                    continue
             outcome = run_cancellable(desk, line, printer)
             printer.outcome(outcome)
             if outcome.status in ("refused", "error"):
@@ -197,24 +200,29 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
     return 1 if failed else 0
 
 
-def _confirmed(desk: Desk, line: str) -> bool:
-    """For `remove`, ask on the terminal first (like the app's yes/no); any other line goes ahead."""
+def _declined(desk: Desk, line: str) -> str | None:
+    """None to go ahead; else what was kept, when the user says no to an abandon that would discard a draft or
+    to a remove (a script's lines run as written)."""
     from paperdesk.core.commands import CommandError, parse
+    from paperdesk.core.handlers.new_paper import abandon_question
 
     try:
         command = parse(line)
     except CommandError:
-        return True
-    if command.name != "remove" or desk.workflow.refusal("remove"):
-        return True
+        return None
+    if command.name not in ("abandon", "remove") or desk.workflow.refusal(command.name) is not None:
+        return None
+    if command.name == "abandon":
+        question, kept = abandon_question(desk), "abandon: nothing discarded; the draft is kept"
+    else:
+        question = f"remove {command.ref} from the library, with its PDF, notes and index entries?"
+        kept = "nothing removed"
     try:
-        answer = input(f"remove {command.ref} from the library, with its PDF, notes and index entries? [y/N] ")
+        answer = input(f"{question} [y/N] ")
     except (EOFError, KeyboardInterrupt):
+        print()
         answer = ""
-    if answer.strip().lower() in ("y", "yes"):
-        return True
-    print("nothing removed")
-    return False
+    return None if answer.strip().lower() in ("y", "yes") else kept
 
 
 def _read(stdin: TextIO, interactive: bool, desk: Desk) -> str | None:

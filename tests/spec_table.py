@@ -36,4 +36,12 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     "remove": {s: (None, None) for s in ANY_STAR},
     "tag": {s: (None, None) for s in ALL},
     "untag": {s: (None, None) for s in ALL},
+    # issue 13 (tui13a), "Extensions beyond the seed": add, close, and the wider summarize and notes rows
+    "add": {s: ("draft-summary", "draft-summary") for s in ANY_STAR},
+    "close": {s: ("initial", "initial") for s in ANY_STAR},
 }
+# summarize <n|id> (library paper) | select-view, guard: no saved summary | draft-summary
+SPEC_TABLE["summarize"]["select-view"] = ("draft-summary", "draft-summary")
+# notes [text] (viewing) | PAPER-STATES | same
+PAPER_STATES = ("summarized", "select-view", "draft-sem-search", "draft-research")
+SPEC_TABLE["notes"].update({s: (None, None) for s in PAPER_STATES})

@@ -64,6 +64,8 @@ def suggest(word: str) -> str | None:
 def parse(line: str) -> Command:
     """Parse one command line; CommandError says what is wrong and how to write it."""
     raw = line.strip()
+    if raw.startswith(":"):  # vim's habit (`:status`): the colon is accepted and ignored
+        raw = raw[1:].lstrip()
     if not raw:
         raise CommandError("empty command; type help to see the commands")
     word, _, rest = raw.partition(" ")
@@ -88,6 +90,12 @@ def parse(line: str) -> Command:
         if rest and canonical_name(rest) is None:
             raise CommandError(f"help: no command {rest!r}; type help to see the commands")
         return Command(name, text=canonical_name(rest) or "" if rest else "", raw=raw)
+    if spec.arg is Arg.SOURCE:  # one word: "add a note that ..." is a message, not a file called "a note that"
+        parts = _split(rest, name)
+        if len(parts) != 1:
+            raise CommandError(f"{name} takes one PDF path, arXiv id or URL; quote a path with spaces "
+                               f"(usage: {spec.usage})")
+        return Command(name, text=parts[0], raw=raw)
     if spec.arg is Arg.PAGE:
         return _page_and_filters(name, rest, raw)
     parts = _split(rest, name)

@@ -28,7 +28,9 @@ from typing import TYPE_CHECKING, Any, Callable
 from paperdesk.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.commands import Command, CommandError, parse
+from paperdesk.core.desk_beside import BesideWork
 from paperdesk.core.desk_store import DeskStore
+from paperdesk.core.library_sync import LibraryWatch
 from paperdesk.core.errors import ArxivUnreachableError, CancelledError, PaperdeskError, UnknownPaperError
 from paperdesk.core.progress import Progress
 from paperdesk.core.session import ResultItem, Session
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
 Listener = Callable[[Any], None]
 
 
+
 class _TransitionListener:
     """Receives python-statemachine's after_transition and hands it to the Desk."""
 
@@ -68,7 +71,7 @@ class _TransitionListener:
         self._desk._transitioned(str(event).replace("_", "-"), source.value, target.value)
 
 
-class Desk:
+class Desk(BesideWork):
     def __init__(
         self,
         settings: Settings,
@@ -103,6 +106,7 @@ class Desk:
         self.session = self._resume()
         self.workflow: WorkflowMachine = new_workflow(self.context, listeners=[_TransitionListener(self)])
         self._refresh_downloaded()
+        self._watch = LibraryWatch(self)
 
     # -- parts, created on first use ---------------------------------------------------------
 
@@ -276,15 +280,30 @@ class Desk:
         token.cancel()
         return True
 
+    def refusal(self, command: Command) -> str | None:
+        """Why `command` (with its own argument, e.g. summarize 2) cannot run now, or None when it can."""
+        return self.workflow.refusal(command.name, **self._guard_context(command))
+
     def _guard_context(self, command: Command) -> dict[str, Any]:
+        if command.name == "add":
+            return {"local": _names_local_file(command.text)}
         if command.name != "summarize" or command.ref is None:
             return {}
         if command.ref.number is not None:
             n = command.ref.number
             if 1 <= n <= len(self.session.results):
-                return {"downloaded": self.session.results[n - 1].in_library}
+                item = self.session.results[n - 1]
+                return {"downloaded": item.in_library, "summarized": self._has_saved_summary(item.id)}
             return {}
-        return {"downloaded": self.paper_in_library(command.ref.paper_id or "")}
+        ref = command.ref.paper_id or ""
+        return {"downloaded": self.paper_in_library(ref), "summarized": self._has_saved_summary(ref)}
+
+    def _has_saved_summary(self, ref: str) -> bool:
+        try:
+            paper = self.library.get(ref)
+        except PaperdeskError:
+            return False
+        return any(rev.status == "final" for rev in self.store.revisions(paper.id))
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -390,6 +409,11 @@ class Desk:
             return self.store.drafts.summary_of(ref.paper_id)
         return ref.draft_id
 
+    def can_move(self, step: int) -> bool:
+        """Whether undo (-1) / redo (+1) has a revision to go to now (palette and keys offer them only then)."""
+        draft_id = self.draft_id()
+        return draft_id is not None and self.store.drafts.can_move(draft_id, step)
+
     def draft_view(self) -> DraftView | None:
         """The current draft at its current revision."""
         ref = self.session.draft
@@ -412,3 +436,12 @@ class Desk:
         view = self.draft_view()
         return StatusView(self.state, selected, len(self.session.results), view.label if view else "none",
                           self.context.mode)
+
+
+def _names_local_file(text: str) -> bool:
+    from paperdesk.core.paper_sources import parse_source
+
+    try:
+        return parse_source(text).local
+    except PaperdeskError:
+        return True  # a bad argument: let the handler say what is wrong, not the offline guard

@@ -143,6 +143,11 @@ class Drafts:
             conn.execute("UPDATE drafts SET revision = ? WHERE id = ?", (target, draft_id))
         return self.current(draft_id)
 
+    def can_move(self, draft_id: int, step: int) -> bool:
+        """Whether undo (-1) or redo (+1) has a revision to go to (what `move` would do, without moving)."""
+        rows = self.store.query("SELECT revision, redo_limit FROM drafts WHERE id = ?", (draft_id,))
+        return bool(rows) and 1 <= rows[0][0] + step <= rows[0][1]
+
     def set_status(self, draft_id: int, number: int, status: str) -> None:
         _check_status(status)
         with self.store.transaction() as conn:

@@ -45,6 +45,16 @@ def _fetchable(context: "WorkflowContext", downloaded: bool | None = None) -> bo
     return bool(downloaded) if downloaded is not None else any(context.downloaded)
 
 
+def _unsummarized(context: "WorkflowContext", summarized: bool | None = None) -> bool:
+    """A library paper may get a first summary here: it has no saved (final) one."""
+    return not summarized
+
+
+def _source_reachable(context: "WorkflowContext", local: bool | None = None) -> bool:
+    """`add` can reach its source: a local file always, an arXiv id or URL only online."""
+    return bool(local) or _online(context)
+
+
 ONLINE = Guard("online", _online, lambda c: f"{_offline(c)}: search your library with sem-search <query>, "
                                             "or go online and try again")
 MODEL_REACHABLE = Guard("model_reachable", _model_reachable,
@@ -53,4 +63,9 @@ MODEL_REACHABLE = Guard("model_reachable", _model_reachable,
 FETCHABLE = Guard("fetchable", _fetchable,
                   lambda c: f"{_offline(c)}: that paper is not downloaded yet; pick one that is already in the "
                             "library, or go online")
-GUARDS: tuple[Guard, ...] = (ONLINE, MODEL_REACHABLE, FETCHABLE)
+UNSUMMARIZED = Guard("unsummarized", _unsummarized,
+                     lambda c: "here: that paper already has a saved summary; summary <n> shows it")
+SOURCE_REACHABLE = Guard("source_reachable", _source_reachable,
+                         lambda c: f"{_offline(c)}: downloading needs arXiv; add a local PDF file instead, "
+                                   "or go online")
+GUARDS: tuple[Guard, ...] = (ONLINE, MODEL_REACHABLE, FETCHABLE, UNSUMMARIZED, SOURCE_REACHABLE)

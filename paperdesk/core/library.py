@@ -295,8 +295,8 @@ class Library:
             id=meta.short_id,
             arxiv_id=meta.arxiv_id,
             version=meta.version,
-            title=meta.title,
-            authors=meta.authors,
+            title=meta.title or parsed.title or "Untitled",  # a file named like an arXiv id, added offline
+            authors=meta.authors or parsed.authors,
             abstract=meta.abstract,
             published=meta.published,
             updated=meta.updated,

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Callable
 
-from paperdesk.core.guards import FETCHABLE, MODEL_REACHABLE, ONLINE, Guard
-from paperdesk.core.states import ANY, ANY_STAR, DRAFTS, SAME, STATE_NAMES, VIEWERS
+from paperdesk.core.guards import FETCHABLE, MODEL_REACHABLE, ONLINE, SOURCE_REACHABLE, UNSUMMARIZED, Guard
+from paperdesk.core.states import ANY, ANY_STAR, DRAFTS, PAPER_STATES, SAME, STATE_NAMES, VIEWERS
 
 if TYPE_CHECKING:
     from paperdesk.core.commands import Command
@@ -41,11 +41,12 @@ class Arg(Enum):
     REF_PAGE = "ref-page"  # <n|id> [page]
     PAGE = "page"  # [--page N]
     TOPIC = "topic"  # optional command name
+    SOURCE = "source"  # one PDF path, arXiv id or URL (quoted when it has spaces)
 
     @property
     def needs_input(self) -> bool:
         """The command cannot run without words the user types."""
-        return self in (Arg.QUERY, Arg.REF, Arg.REF_PAGE)
+        return self in (Arg.QUERY, Arg.REF, Arg.REF_PAGE, Arg.SOURCE)
 
     @property
     def takes_paper(self) -> bool:
@@ -96,25 +97,29 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("find", Arg.QUERY, "find <query>", "search arXiv for papers to add",
                 (Rule(ANY_STAR, "select-new", if_empty="initial", guards=(ONLINE,)),), "new_paper:find",
                 delegable=True),
-    CommandSpec("summarize", Arg.REF, "summarize <n|id>", "download, index and summarize a found paper",
-                (Rule(("select-new",), "draft-summary", guards=(FETCHABLE, MODEL_REACHABLE)),), "new_paper:summarize",
-                enable_hint="find papers first (find <query>), then summarize <n>",
-                state_hints={"select-view": "summarize adds a new paper from find results; to read a listed one "
-                                            "use summary <n> or open <n>"},
+    CommandSpec("summarize", Arg.REF, "summarize <n|id>",
+                "download, index and summarize a found paper, or summarize a library paper with no summary yet",
+                (Rule(("select-new",), "draft-summary", guards=(FETCHABLE, MODEL_REACHABLE)),
+                 # issue 13 (tui13a): a library paper without a saved summary; abandon keeps the paper
+                 Rule(("select-view",), "draft-summary", guards=(UNSUMMARIZED, MODEL_REACHABLE))),
+                "new_paper:summarize",
+                enable_hint="find papers first (find <query>), then summarize <n>; or list, then summarize <n> "
+                            "a paper with no summary yet",
                 enter_in=("select-new",), delegable=True),
     CommandSpec("improve", Arg.QUERY, "improve <feedback>", "write a new draft revision that follows your feedback",
                 (Rule(DRAFTS, guards=(MODEL_REACHABLE,)),), "drafts:improve",
                 enable_hint="summarize a paper first (summarize <n>), or run sem-search <query> or research <query>",
                 delegable=True),
-    CommandSpec("notes", Arg.TEXT, "notes [text]", "show the selected paper's notes, or append text to them",
-                (Rule(("draft-summary", "summarized")),), "new_paper:notes",
-                enable_hint="notes belong to the paper being summarized; summarize a paper first (summarize <n>)",
+    CommandSpec("notes", Arg.TEXT, "notes [text]",
+                "show the notes of the paper open in the reader (else the selected one), or append text to them",
+                (Rule(("draft-summary", *PAPER_STATES)),), "new_paper:notes",
+                enable_hint="notes belong to a paper: summarize <n>, list, or open <n> one first",
                 delegable=True),
     CommandSpec("save", Arg.TEXT, "save [name]", "keep the draft: a final summary, or a named report",
                 (Rule(("draft-summary",), "summarized"), Rule(("draft-sem-search", "draft-research"))), "drafts:save",
                 enable_hint="there is no draft to save; summarize a paper, or run sem-search <query> or research <query>",
                 state_hints={"summarized": "the summary is already saved; improve <feedback> writes a new revision"}),
-    CommandSpec("abandon", Arg.NONE, "abandon", "discard the draft summary (and the paper, if this summarize added it)",
+    CommandSpec("abandon", Arg.NONE, "abandon", "discard the draft summary (and the paper, if this summarize or add added it)",
                 (Rule(("draft-summary",), "initial"),), "new_paper:abandon",
                 enable_hint="abandon discards a draft summary and there is none; summarize <n> starts one"),
     CommandSpec("sem-search", Arg.QUERY, "sem-search <query>", "hybrid search of the library with a cited answer",
@@ -171,6 +176,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 (Rule(ANY),), "library_io:tag"),
     CommandSpec("untag", Arg.QUERY, "untag <n|id> <tag> [tag ...]", "take tags off a library paper",
                 (Rule(ANY),), "library_io:untag"),
+    # issue 13 (tui13a): papers in from anywhere, and a way back to initial from any state
+    CommandSpec("add", Arg.SOURCE, "add <file|arXiv id|URL>",
+                "copy or download a paper, index it and start its summary draft (abandon removes it again)",
+                (Rule(ANY_STAR, "draft-summary", guards=(SOURCE_REACHABLE, MODEL_REACHABLE)),), "adding:add"),
+    CommandSpec("close", Arg.NONE, "close", "leave the results, selection and draft for initial; all stays stored",
+                (Rule(ANY_STAR, "initial"),), "adding:close"),
     CommandSpec("quit", Arg.NONE, "quit", "leave paperdesk; a draft is kept and resumed next time", (Rule(ANY),),
                 "meta:quit_", aliases=("exit",)),
 )

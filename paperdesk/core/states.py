@@ -37,3 +37,5 @@ ANY = STATE_NAMES
 ANY_STAR = tuple(s for s in STATE_NAMES if not STATE_BY_NAME[s].blocks)  # every state a user may leave freely
 DRAFTS = ("draft-summary", "summarized", "draft-sem-search", "draft-research")
 VIEWERS = ("select-view", "draft-sem-search", "draft-research")
+# issue 13 (tui13a): the states where a paper can be named (spec "Extensions beyond the seed": PAPER-STATES)
+PAPER_STATES = ("summarized", "select-view", "draft-sem-search", "draft-research")

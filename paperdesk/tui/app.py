@@ -12,19 +12,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from functools import partial
+
 from textual import on, work
 from textual.app import App, ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.lazy import Lazy
-from textual.widgets import Footer, Input, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from paperdesk.config import Settings
 from paperdesk.core.registry import COMMANDS, enter_command
 from paperdesk.tui import startup_probe
+from paperdesk.tui.command_gate import abandon_question, asks_first, reader_page
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
-from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, WorkerFailed
+from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, ReadonlyAnswered, WorkerFailed
 from paperdesk.tui.palette import WorkflowCommands
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
@@ -34,11 +37,16 @@ from paperdesk.tui.panes.results import ResultsPane
 from paperdesk.tui.narrow_layout import NarrowLayout
 from paperdesk.tui.reading_actions import ReadingActions
 from paperdesk.tui.routing import OutcomeRouter
+from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.status_bar import StatusBar
 from paperdesk.tui.themes import DEFAULT_THEME, load_themes
+from paperdesk.tui.type_to_command import Workbench
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
+
+
+LIBRARY_SYNC_SECONDS = 2.0  # how often the app looks for papers other processes added (one SQLite pragma)
 
 
 class PaperDeskApp(ReadingActions, NarrowLayout, App):
@@ -57,6 +65,7 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
         self._warm_up = warm_up
         self._busy = False
         self._pending: str | None = None
+        self._armed: str | None = None  # a line that would interrupt the running command, waiting for Enter
         self._command_worker: Worker | None = None
         self.router = OutcomeRouter(self)
         self.keymap: dict[str, str] = {}  # binding id -> keys, as applied from the [keymap] settings
@@ -71,7 +80,7 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
     # -- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
+        with Workbench(id="main"):
             with Vertical(id="left"):
                 yield ResultsPane(id="results")
                 yield NotesPane(lambda pid, text: self.desk.save_notes(pid, text) if self.desk else None, id="notes")
@@ -128,8 +137,9 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
         else:
             fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
             self.theme = fallback
+            # every name the theme picker (ctrl+p) offers works here: paperdesk's and Textual's own
             problems.append(f"unknown theme {wanted!r}; using {fallback} (themes: "
-                            f"{', '.join(t.name for t in themes)})")
+                            f"{', '.join(sorted(self.available_themes))})")
         return problems
 
     def _apply_keymap(self) -> None:
@@ -170,9 +180,22 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
         self.command_line.say("; ".join(desk.notices) or "ready: type a command, or F1 for help")
         if self._warm_up:
             self.warm_up_models()
+        self.set_interval(LIBRARY_SYNC_SECONDS, self.sync_library)
         if self._pending:
             line, self._pending = self._pending, None
             self._start(line)
+
+    @work(thread=True, group="library-sync", exclusive=True, exit_on_error=False)
+    def sync_library(self) -> None:
+        """Papers another process added or removed become visible (indexes reloaded, the list redrawn)."""
+        desk = self.desk
+        if desk is None or desk.closed:
+            return
+        try:
+            desk.sync_library()  # a change comes back as a ResultsChanged event
+        except Exception:
+            if not desk.closed:  # closing at quit may cut a check short; anything else is reported
+                raise
 
     @on(DeskFailed)
     def _desk_failed(self, message: DeskFailed) -> None:
@@ -200,7 +223,8 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
     # -- running commands --------------------------------------------------------------------------
 
     def submit(self, line: str, confirmed: bool = False) -> None:
-        """Run a command line; one that arrives while another runs interrupts it, then runs."""
+        """Run a command line. While another runs, read-only (and malformed) lines are answered at once
+        beside it; a line that needs the desk asks first, and on a second Enter interrupts it, then runs."""
         line = line.strip()
         if not line:
             return
@@ -213,16 +237,51 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
             self.command_line.say(f"{line} will run when the library is open …", "busy")
             return
         if self._busy:
+            if not self.desk.interrupts(line):
+                self.answer_now(line)
+                return
+            page = reader_page(self.desk, line)
+            if page is not None:  # `open` beside the work: the reader loads the page itself, nothing stops
+                self.main.query_one(ReaderPane).load_page(*page)
+                self.command_line.say(f"{line}: in the reader; the running {self.desk.running()} goes on")
+                return
+            if self._armed != line:  # say what Enter would stop; the line waits in the command line
+                self._armed = line
+                self.command_line.prefill(line)
+                self.command_line.say(f"this stops the running {self.desk.running() or 'command'}: "
+                                      "Enter to go on, Esc stops it, or edit the line", "busy")
+                return
+            self._armed = None
             self._pending = line
             self.desk.cancel()
             self.command_line.say(f"interrupting to run {line} …", "busy")
             return
         self._start(line)
 
-    def _start(self, line: str) -> None:
+    def _start(self, line: str, confirmed: bool = False) -> None:
+        if not confirmed and self.desk is not None and asks_first(self.desk, line):
+            self.push_screen(ConfirmScreen(abandon_question(self.desk)), partial(self._abandon_answered, line))
+            return
         self._busy = True
         self.command_line.say(f"running {line} … (Esc cancels)", "busy")
         self._command_worker = self.run_command(line)
+
+    def _abandon_answered(self, line: str, yes: bool | None) -> None:
+        if yes:
+            self._start(line, confirmed=True)
+        else:
+            self.command_line.say("abandon: nothing discarded; the draft is kept")
+
+    @work(thread=True, group="readonly", exit_on_error=False)
+    def answer_now(self, line: str) -> None:
+        """A read-only line while a command runs: answered beside it, never interrupting it."""
+        assert self.desk is not None
+        self.post_message(ReadonlyAnswered(self.desk.answer_now(line)))
+
+    @on(ReadonlyAnswered)
+    def _readonly_answered(self, message: ReadonlyAnswered) -> None:
+        if self.desk is not None and not self.desk.closed:
+            self.router.show_readonly(message.outcome)
 
     @work(thread=True, group="command", exit_on_error=False)
     def run_command(self, line: str) -> None:
@@ -232,6 +291,7 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
     def command_finished(self) -> None:
         """Called by the router once a command's outcome is shown."""
         self._busy = False
+        self._armed = None
         self.refresh_bindings()
         if self._pending and self.desk is not None:
             line, self._pending = self._pending, None
@@ -268,8 +328,18 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
             return
         self.submit(f"{command} {message.number}")
 
+    @on(DataTable.RowHighlighted, "#results-table")
+    def _result_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        desk = self.desk
+        number = int(event.row_key.value) if event.row_key.value and event.row_key.value.isdigit() else 0
+        if desk is not None and 1 <= number <= len(desk.session.results):
+            item = desk.session.results[number - 1]
+            if item.in_library:
+                self.router.follow_notes(item.id)
+
     @on(ReaderPane.PageLoaded)
     def _page_loaded(self, message: ReaderPane.PageLoaded) -> None:
+        self.router.follow_notes(message.paper_id)
         if message.reveal:
             self.main.query_one(TabbedContent).active = "tab-reader"
             self.reveal("reader")
@@ -295,6 +365,8 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
             return True
         if self.desk is None:
             return None
+        if command in ("undo", "redo") and not self.desk.can_move(-1 if command == "undo" else 1):
+            return None  # dimmed: one revision has nowhere to go
         return None if self.desk.workflow.refusal(command) else True
 
     def action_workflow(self, command: str) -> None:
@@ -304,14 +376,7 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
         self.command_line.prefill("improve ")
 
     def action_abandon(self) -> None:
-        from paperdesk.tui.screens.confirm import ConfirmScreen
-
-        paper = self.desk.selected_paper() if self.desk else None
-        draft = self.desk.session.draft if self.desk else None
-        what = f"the draft summary of {paper.title!r}" if paper else "the draft summary"
-        extra = " and remove the paper from the library (this summarize added it)" if draft and draft.added_paper else ""
-        self.push_screen(ConfirmScreen(f"Abandon {what}{extra}?"),
-                         lambda yes: self.submit("abandon") if yes else None)
+        self.submit("abandon")  # asks first, as typed abandon does
 
     def action_open_selected(self) -> None:
         number = self.main.query_one(ResultsPane).selected_number()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -92,7 +93,7 @@ class CommandLine(Vertical):
         """Show a one-line message; kind is info, error or busy."""
         message = self.query_one("#command-message", Static)
         message.set_classes(kind)
-        message.update(text)
+        message.update(Text(text))  # plain text: usage like `open <n|id> [page]` is not markup
 
     def prefill(self, text: str) -> None:
         self.input.value = text

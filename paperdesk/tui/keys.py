@@ -1,6 +1,8 @@
 """Key bindings of the workbench: each has an id, so users remap them with `[keymap]` in the config.
 
-Keys avoid what Input and TextArea already use (ctrl+x cut, ctrl+k, ctrl+u ...); the
+Workflow keys use modifiers: printable keys typed in a pane are the start of a
+command line (see type_to_command.py), so single letters stay only where a
+pane binds them itself (the reader's n/p/f). Keys avoid what Input and TextArea already use (ctrl+x cut, ctrl+k, ctrl+u ...); the
 pane keys are priority bindings because TextArea claims F5 and F6.
 
 Actions that are workflow commands are listed in ACTION_COMMANDS; the app's
@@ -23,10 +25,11 @@ APP_BINDINGS: list[Binding] = [
     Binding("f6", "focus_pane('reports')", "Reports pane", id="focus_reports", show=False, priority=True),
     Binding("rightsquarebracket", "page(1)", "Next page", id="next_page", key_display="]", show=False),
     Binding("leftsquarebracket", "page(-1)", "Prev page", id="prev_page", key_display="[", show=False),
-    Binding("o", "open_selected", "Open", id="open"),
-    Binding("f7", "switch_pane", "Switch pane", id="switch_pane", priority=True),
+    # Not single letters: a printable key typed in a pane goes to the command line (type_to_command.py).
+    # Enter opens the highlighted paper in the reader; ctrl+o (and o inside the reader) opens its PDF outside.
     Binding("ctrl+o", "open_external", "PDF viewer", id="open_external", show=False),
-    Binding("i", "improve", "Improve", id="improve"),
+    Binding("f7", "switch_pane", "Switch pane", id="switch_pane", priority=True),
+    Binding("ctrl+r", "improve", "Improve", id="improve"),
     Binding("ctrl+s", "workflow('save')", "Save", id="save"),
     Binding("ctrl+b", "abandon", "Abandon", id="abandon"),
     Binding("ctrl+z", "workflow('undo')", "Undo", id="undo", show=False),

@@ -47,3 +47,10 @@ class WorkerFailed(Message):
     pane: str
     worker: str
     error: str
+
+
+@dataclass
+class ReadonlyAnswered(Message):
+    """A read-only command answered beside a running one (help, status, history ...); it changed nothing."""
+
+    outcome: Any

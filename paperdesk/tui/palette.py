@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from paperdesk.core.commands import Command, Ref
 from paperdesk.core.registry import SPECS, paper_commands
 
 if TYPE_CHECKING:
@@ -28,6 +29,9 @@ def palette_entries(app: "PaperDeskApp") -> Iterator[PaletteEntry]:
     if desk is None:
         return
     enabled = {row.name: row for row in desk.workflow.availability() if row.enabled}
+    for name, step in (("undo", -1), ("redo", 1)):  # allowed in every draft state, but useful only with a revision to go to
+        if name in enabled and not desk.can_move(step):
+            del enabled[name]
     papers = paper_commands()
     for name, row in enabled.items():
         if name in papers:
@@ -39,6 +43,8 @@ def palette_entries(app: "PaperDeskApp") -> Iterator[PaletteEntry]:
         if name not in enabled:
             continue
         for n, item in enumerate(desk.session.results, start=1):
+            if desk.refusal(Command(name, ref=Ref(number=n))) is not None:  # e.g. summarize of a summarized paper
+                continue
             yield PaletteEntry(f"{name} {n}: {item.title}", f"{name} {n}", f"{enabled[name].summary} ({item.id})",
                                True)
 

@@ -23,6 +23,7 @@ TOKEN_REFRESH = 8  # update the status bar's token count every this many tokens
 class OutcomeRouter:
     def __init__(self, app: "PaperDeskApp") -> None:
         self.app = app
+        self._followed: str | None = None  # the paper last opened in the reader or highlighted in the list
 
     def _pane(self, kind: type) -> Any:
         return self.app.main.query_one(kind)
@@ -93,8 +94,28 @@ class OutcomeRouter:
         status = desk.status()
         selected = status.selected if len(status.selected) <= 48 else status.selected[:47] + "…"
         self.app.status_bar.set_workflow(status.state, selected, status.mode)
-        paper = desk.selected_paper()
+        self.sync_notes()
+
+    def follow_notes(self, paper_id: str | None) -> None:
+        """The paper opened in the reader or highlighted in the list: the Notes pane shows its notes."""
+        self._followed = paper_id
+        self.sync_notes()
+
+    def sync_notes(self) -> None:
+        """Notes of the paper being summarized; when viewing, of the paper last opened or highlighted."""
+        desk = self.app.desk
+        if desk is None:
+            return
         editable = desk.workflow.refusal("notes") is None
+        paper = None
+        if desk.state in ("draft-summary", "summarized"):
+            paper = desk.selected_paper()
+        elif editable:
+            paper = desk.store.get_paper(self._followed) if self._followed else None
+            if paper is None:
+                from paperdesk.core.handlers.new_paper import notes_paper
+
+                paper = notes_paper(desk)
         notes = self._pane(NotesPane)
         if paper is None:
             if notes.paper_id is not None:
@@ -119,7 +140,8 @@ class OutcomeRouter:
             views.PageView: self._page,
             views.NotesView: self._notes,
             views.HelpView: self._help,
-            views.StatusView: lambda view: self.app.notify("\n".join(view.lines()), title="status", timeout=8),
+            # a screen of its own: as a toast the command line hid its last lines
+            views.StatusView: lambda view: self._text("Status (Esc closes)", view),
             views.HistoryView: lambda view: self._text("History (Esc closes)", view),
             views.DialogueView: lambda view: self._text("Dialogue (Esc closes)", view),
             views.LinesView: lambda view: self._text(f"{view.title} (Esc closes)", view),
@@ -132,6 +154,7 @@ class OutcomeRouter:
     def _page(self, view: Any) -> None:
         self._pane(ReaderPane).show_page(view.paper_id, view.title, view.page, view.pages, view.text, view.highlight)
         self._tab("tab-reader")
+        self.follow_notes(view.paper_id)
 
     def _notes(self, view: Any) -> None:
         self._pane(NotesPane).load(view.paper_id, view.title, view.text, True)
@@ -158,6 +181,15 @@ class OutcomeRouter:
         app.command_finished()
         if outcome.quit:
             app.call_later(app.action_quit)
+
+    def show_readonly(self, outcome: "Outcome") -> None:
+        """A read-only command's answer while another command runs: shown, and nothing else changes."""
+        if outcome.view is not None:
+            self.views()[type(outcome.view)](outcome.view)
+        if outcome.status != "ok":
+            self.app.command_line.say(f"{outcome.status}: {outcome.message} (the running work goes on)", "error")
+        elif outcome.message:
+            self.app.command_line.say(outcome.message)
 
     def _help(self, view: Any) -> None:
         from paperdesk.tui.screens.help import HelpScreen

@@ -17,7 +17,7 @@ from fake_llm import FakeLLM
 from paperdesk.core.desk import Desk
 from paperdesk.shell import run_shell
 from settings_for import settings_for
-from spec_table import ALL, SPEC_TABLE
+from spec_table import ALL, SPEC_TABLE, VIEW_STATES
 
 pytestmark = pytest.mark.slow
 
@@ -47,6 +47,8 @@ LINES = {
     "remove": "remove local-054848230deb",  # the second paper of the base library, never the selected one
     "tag": "tag 2302.07302v1 to-read",
     "untag": "untag 2302.07302v1 to-read",
+    "add": f"add {PAPERS / '2304.02623v1.pdf'}",
+    "close": "close",
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],
@@ -91,6 +93,11 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
         assert desk.state == state  # resumed from the persisted session
         if command == "redo" and state in SPEC_TABLE["undo"]:
             assert desk.run("undo").ok  # so that there is something to redo
+        line = LINES[command]
+        if (state, command) == ("select-view", "summarize"):  # guarded: only a paper with no saved summary
+            line = f"summarize {desk.library.add_pdf(PAPERS / '2304.02623v1.pdf').paper.id}"
+        if command == "notes" and state in VIEW_STATES:  # notes when viewing are the open paper's: open one first
+            line = f"open 1\n{line}"
         before = desk.status()
         out, err = io.StringIO(), io.StringIO()
         (tmp_path / "refs.bib").write_text("@book{nothing, title = {A book with neither arXiv id nor PDF}}\n")

@@ -43,7 +43,7 @@ async def test_find_summarize_improve_save(workbench):
         assert draft.view.revision == 1 and "## Problem" in draft.body.source
         assert app.check_action("workflow", ("save",)) is True
 
-        await pilot.press("i")  # improve: the command line is prefilled
+        await pilot.press("ctrl+r")  # improve: the command line is prefilled
         assert app.command_line.input.value == "improve "
         await pilot.press(*"mention the interviews", "enter")
         await settle(pilot)
@@ -100,7 +100,10 @@ async def test_a_new_command_interrupts_the_running_one_then_runs(workbench):
     messages = []
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
         await start_a_long_summary(pilot, messages)
-        await pilot.press(*"save", "enter")
+        await pilot.press(*"save", "enter")  # the command line says what Enter would stop; Enter again goes on
+        message = app.main.query_one("#command-message")
+        await settle(pilot, until=lambda: "this stops the running summary" in str(message.render()))
+        await pilot.press("enter")
         await settle(pilot, until=lambda: len(outcomes(messages)) == 3)
         _, interrupted, saved = outcomes(messages)
         assert interrupted.command == "summarize 1" and interrupted.status == "cancelled"
@@ -142,7 +145,7 @@ async def test_refusals_show_inline_and_disabled_actions_are_dimmed(workbench):
         offered = {e.line.split(" ")[0] for e in palette_entries(app)}
         assert offered == {"find", "sem-search", "research", "list", "help", "status", "history", "clear", "dialogue",
                            "export", "import", "tag", "untag",
-                           "quit"}
+                           "quit", "add", "close"}
 
 
 async def test_unknown_theme_falls_back_with_a_notice_and_keymap_remaps(workbench):

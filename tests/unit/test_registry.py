@@ -38,7 +38,8 @@ def test_enter_command_palette_and_completion_lists_come_from_the_registry():
     assert registry.paper_commands() == ["summarize", "summary", "open", "remove"]
     assert "quit" not in registry.delegable_commands() and "sem-search" in registry.delegable_commands()
     assert {c.name for c in COMMANDS if not c.arg.needs_input} == {
-        "notes", "save", "abandon", "list", "undo", "redo", "help", "status", "history", "clear", "dialogue", "quit"}
+        "notes", "save", "abandon", "list", "undo", "redo", "help", "status", "history", "clear", "dialogue", "quit",
+        "close"}
 
 
 def test_dialogue_is_declared_once_and_runs_in_every_state():

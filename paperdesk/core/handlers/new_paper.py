@@ -8,6 +8,7 @@ from paperdesk.core.agents.summarizer import Summarizer
 from paperdesk.core.commands import Command
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.session import DraftRef, ResultItem
+from paperdesk.core.states import VIEWERS
 from paperdesk.core.views import DraftView, NotesView, Outcome
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ def find(desk: "Desk", command: Command) -> Outcome:
 
 def summarize(desk: "Desk", command: Command) -> Outcome:
     item, ref = desk.resolve(command)
+    if desk.state == "select-view" and not desk.paper_in_library(ref):  # viewing never downloads
+        raise PaperdeskError(f"{ref} is not in the library; add {ref} adds and summarizes it")
     paper, created = _paper_for_summary(desk, item, ref)
     current = desk.store.current_revision(paper.id)
     s = desk.session
@@ -81,13 +84,24 @@ def summary_outcome(desk: "Desk", command: Command, result) -> Outcome:
 
 
 def notes(desk: "Desk", command: Command) -> Outcome:
-    paper = desk.selected_paper()
+    paper = notes_paper(desk)
     if paper is None:
-        raise PaperdeskError("no paper is selected; summarize <n> selects one")
+        raise PaperdeskError("no paper is open or selected; open <n> (or summarize <n>) picks one")
     if command.text:
         text = desk.append_notes(paper.id, command.text)
         return Outcome(command.raw, "ok", f"notes of {paper.id} saved", NotesView(paper.id, paper.title, text, True))
     return Outcome(command.raw, "ok", "", NotesView(paper.id, paper.title, desk.drafts.notes(paper.id)))
+
+
+def notes_paper(desk: "Desk") -> "Paper | None":
+    """Whose notes `notes` means: while summarizing the selected paper; when viewing, the paper open in
+    the reader, else the selected one."""
+    reader = desk.session.reader
+    if desk.state in VIEWERS and reader is not None:
+        paper = desk.store.get_paper(reader[0])
+        if paper is not None:
+            return paper
+    return desk.selected_paper()
 
 
 def save_summary(desk: "Desk", command: Command) -> Outcome:
@@ -123,8 +137,18 @@ def abandon(desk: "Desk", command: Command) -> Outcome:
     return Outcome(command.raw, "ok", message)
 
 
+def abandon_question(desk: "Desk") -> str:
+    """What `abandon` will discard, as a yes/no question every face asks before it runs."""
+    paper = desk.selected_paper()
+    draft = desk.session.draft
+    what = f"the draft summary of {paper.title!r}" if paper else "the draft summary"
+    extra = (" and remove the paper from the library (this summarize or add put it there)"
+             if draft is not None and draft.added_paper else "; the paper stays in the library")
+    return f"Abandon {what}{extra}?"
+
+
 def summary_view(desk: "Desk", paper: "Paper") -> DraftView:
     current = desk.store.current_revision(paper.id)
     if current is None:
-        raise PaperdeskError(f"{paper.id} has no summary yet; find it and summarize it to write one")
+        raise PaperdeskError(f"{paper.id} has no summary yet; list, then summarize <n> writes one")
     return DraftView("summary", paper.title, current.text, current.revision, current.status, paper_id=paper.id)

@@ -1,4 +1,5 @@
-"""NotesPane: the selected paper's notes, saved a moment after you stop typing.
+"""NotesPane: the notes of the paper being summarized, open in the reader, or highlighted in the list,
+saved a moment after you stop typing.
 
 Saves go to the Desk's one notes writer, which applies them in the order they
 were asked for; the app flushes this pane before it starts any command, so an
@@ -22,6 +23,7 @@ from paperdesk.tui.panes.base import Pane
 
 SaveNotes = Callable[[str, str], "Future[None] | None"]  # (paper id, text) -> the pending write
 
+_NO_PAPER = "notes of the paper you read, pick or summarize"
 AUTOSAVE_DELAY = 0.6  # seconds of quiet before an edit is saved
 
 
@@ -44,7 +46,7 @@ class NotesPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield TextArea("", id="notes-text", soft_wrap=True, read_only=True)
-        yield Label("notes belong to the paper being summarized", id="notes-footer")
+        yield Label(_NO_PAPER, id="notes-footer")
 
     @property
     def editor(self) -> TextArea:
@@ -59,8 +61,7 @@ class NotesPane(Pane):
         self.editor.read_only = not (editable and paper_id)
         self.border_title = f"Notes: {title}" if paper_id else "Notes"
         footer = "saved as you type" if editable and paper_id else (
-            "read only here; notes are edited while summarizing (summarize <n>)" if paper_id
-            else "notes belong to the paper being summarized")
+            "read only here; list or open <n> to edit notes" if paper_id else _NO_PAPER)
         self.query_one("#notes-footer", Label).update(footer)
 
     @on(TextArea.Changed)

@@ -105,7 +105,8 @@ class ResultsPane(Vertical):
         else:
             pages = f"page {view.page} of {view.pages} · " if view.pages > 1 else ""
             hint = f" · Enter: {self.enter_hint}" if self.enter_hint else ""
-            text = f"{pages}{len(view.items)} result(s){hint}"
+            legend = " · ● in library" if any(i.in_library for i in view.items) else ""
+            text = f"{pages}{len(view.items)} result(s){hint}{legend}"
         self.query_one("#results-footer", Label).update(text)
 
     def turn_page(self, delta: int) -> bool:

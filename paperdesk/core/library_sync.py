@@ -1,0 +1,53 @@
+"""Seeing what other processes did to the library (`paperdesk add` in another terminal) while a face runs.
+
+SQLite's `PRAGMA data_version` changes on a connection whenever another
+connection commits, so one cheap query says whether anything may have changed.
+When it has, the keyword and vector indexes are reloaded to the store's index
+generation (`library_repair.catch_up`) and the results on show are brought up
+to date: a library list is listed again, and find results learn which papers
+are now in the library.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paperdesk.core import library_repair
+from paperdesk.core.session import ResultItem
+
+if TYPE_CHECKING:
+    from paperdesk.core.desk import Desk
+
+
+class LibraryWatch:
+    """Remembers the store's data version; `catch_up` acts only when another connection committed since."""
+
+    def __init__(self, desk: "Desk") -> None:
+        self._desk = desk
+        self._version = self._data_version()
+
+    def _data_version(self) -> int:
+        return int(self._desk.store.query("PRAGMA data_version")[0][0])
+
+    def catch_up(self) -> bool:
+        """Reload the indexes and the shown results if the library changed; True when the results changed.
+
+        The caller holds the Desk's command lock, so no command reads the indexes meanwhile."""
+        version = self._data_version()
+        if version == self._version:
+            return False
+        self._version = version
+        desk = self._desk
+        library_repair.catch_up(desk.library)
+        session = desk.session
+        if not session.results:
+            return False
+        if session.results_kind == "list" and desk.state == "select-view":
+            fresh = [ResultItem.from_paper(p, f"{p.page_count} pages") for p in desk.store.list_papers()]
+        else:
+            fresh = [ResultItem(**{**vars(item), "in_library": desk.paper_in_library(item.id)})
+                     for item in session.results]
+        if fresh == session.results:
+            return False
+        session.results = fresh
+        return True
