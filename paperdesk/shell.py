@@ -26,6 +26,7 @@ from paperdesk.core.views import (
     StateChanged,
     TokenStreamed,
 )
+from paperdesk.shell_plan_edit import edit_in_editor, is_plan_edit
 from paperdesk.text_views import render
 
 
@@ -175,7 +176,10 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
             if not interactive:
                 out.write(f"> {line}\n")
                 out.flush()
-            outcome = run_cancellable(desk, line, printer)
+            if is_plan_edit(line):  # issue 14: the plan as TOML in $EDITOR
+                outcome = edit_in_editor(desk, line)
+            else:
+                outcome = run_cancellable(desk, line, printer)
             printer.outcome(outcome)
             if outcome.status in ("refused", "error"):
                 failed = True

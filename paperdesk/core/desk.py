@@ -144,6 +144,9 @@ class Desk:
             return
         self._closed = True
         self._notes_writer.shutdown(wait=True)
+        researcher = getattr(self, "_researcher", None)  # issue 14: the research tracker's own connection
+        if researcher is not None:
+            researcher.tracker.close()
         self.library.close()
 
     # -- notes: one writer ----------------------------------------------------------------------
@@ -261,6 +264,8 @@ class Desk:
     def _cancel_note(self, command: Command) -> str:
         if command.name == "summarize" and self.state == "select-new":
             return "nothing was added"
+        if command.name in ("research", "build") and self.session.mode != "plan" or command.name == "build":
+            return "the state is unchanged; the run is kept: research --resume finishes it without redoing steps"
         return "the state is unchanged"
 
     @property
@@ -306,6 +311,14 @@ class Desk:
 
     def _refresh_downloaded(self) -> None:
         self.context.downloaded = [r.in_library for r in self.session.results]
+        self._refresh_plan()
+
+    def _refresh_plan(self) -> None:
+        """issue 14: the plan facts the plan guards read (pending revision, validity, network steps)."""
+        from paperdesk.core.handlers.plans import plan_facts
+
+        c = self.context
+        c.plan_pending, c.plan_problem, c.plan_network = plan_facts(self)
 
     def _persist(self, history: tuple[str, str, str] | None = None) -> None:
         self.drafts.save_session(self.session.to_json(self.state), history)
@@ -411,4 +424,4 @@ class Desk:
         selected = f"{paper.id}  {short_title(paper.title)}" if paper else "none"
         view = self.draft_view()
         return StatusView(self.state, selected, len(self.session.results), view.label if view else "none",
-                          self.context.mode)
+                          self.context.mode, self.session.mode)
