@@ -144,9 +144,9 @@ class Desk:
             return
         self._closed = True
         self._notes_writer.shutdown(wait=True)
-        researcher = getattr(self, "_researcher", None)  # issue 14: the research tracker's own connection
-        if researcher is not None:
-            researcher.tracker.close()
+        tracker = getattr(self, "_plan_tracker", None)  # issue 14: the research tracker's own connection
+        if tracker is not None:
+            tracker.close()
         self.library.close()
 
     # -- notes: one writer ----------------------------------------------------------------------

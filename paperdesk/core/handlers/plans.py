@@ -24,7 +24,7 @@ from paperdesk.core.views import AgentActed, Outcome, PlanStepRow, PlanUpdated, 
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
-    from paperdesk.core.research import Researcher, ResearchResult
+    from paperdesk.core.research import Researcher, ResearchResult, Tracker
 
 MODES = ("plan", "agent", "reader")
 _STATUS_OF = {"step_start": IN_PROGRESS, "step_retry": IN_PROGRESS, "step_done": COMPLETED,
@@ -35,15 +35,24 @@ _REVIEW = "review it: revise <feedback>, step add|drop|edit|move, plan edit; the
 # -- the parts ------------------------------------------------------------------------------
 
 
+def tracker(desk: "Desk") -> "Tracker":
+    """The desk's research tracker (runs and steps), opened on first use; Desk.close closes it."""
+    found = getattr(desk, "_plan_tracker", None)
+    if found is None:
+        from paperdesk.core.research import Tracker
+
+        found = desk._plan_tracker = Tracker.for_library(desk.library)
+    return found
+
+
 def researcher(desk: "Desk") -> "Researcher":
     """The desk's Researcher, made on first use (tests may set `desk.research_backends` first)."""
     found = getattr(desk, "_researcher", None)
     if found is None:
-        from paperdesk.core.research import Researcher, Tracker, load_backends
+        from paperdesk.core.research import Researcher, load_backends
 
         backends = getattr(desk, "research_backends", None) or load_backends(desk.settings, writer=desk.backend)
-        found = desk._researcher = Researcher(desk.library, backends, Tracker.for_library(desk.library),
-                                              settings=desk.settings)
+        found = desk._researcher = Researcher(desk.library, backends, tracker(desk), settings=desk.settings)
     return found
 
 
@@ -87,7 +96,7 @@ def plan_view(desk: "Desk", plan: Plan, pending: Plan | None = None, statuses: d
     """The plan as the faces show it; `statuses` (step id -> (status, seconds, error)) from a run."""
     if statuses is None and run_id is not None:
         statuses = {t.step_id: (t.status, t.seconds, t.error or "")
-                    for t in researcher(desk).tracker.tasks(run_id) if t.iteration == -1}
+                    for t in tracker(desk).tasks(run_id) if t.iteration == -1}
     statuses = statuses or {}
     rows = []
     for step in plan.steps[:upto]:
@@ -158,7 +167,7 @@ def _plan_only(desk: "Desk", command: Command) -> Outcome:
 
 def _resume(desk: "Desk", command: Command) -> Outcome:
     s = desk.session
-    runs = researcher(desk).tracker.unfinished()
+    runs = tracker(desk).unfinished()
     newest_run = runs[0] if runs else None
     unbuilt = s.plan is not None and s.plan_run is None
     if unbuilt and (newest_run is None or s.plan_created >= newest_run.created):
@@ -271,7 +280,7 @@ def _act(desk: "Desk", result: "ResearchResult") -> str:
     from paperdesk.core.research.agent_actions import arxiv_offers, cited_page
 
     page = cited_page(desk.store, result.citations)
-    offers = arxiv_offers(researcher(desk).tracker, result)
+    offers = arxiv_offers(tracker(desk), result)
     if page is None and not offers:
         return ""
     desk.session.reader = (page.paper_id, page.page) if page else desk.session.reader
