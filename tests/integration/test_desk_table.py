@@ -16,7 +16,8 @@ from fake_llm import FakeLLM
 from paperdesk.core.desk import Desk
 from paperdesk.shell import run_shell
 from settings_for import settings_for
-from spec_table import ALL, SPEC_TABLE
+from paperdesk.core.research import Backends
+from spec_table import ALL, GUARD_FACTS, SPEC_TABLE
 
 pytestmark = pytest.mark.slow
 
@@ -40,6 +41,14 @@ LINES = {
     "clear": "clear",
     "quit": "quit",
     "dialogue": "dialogue",
+    # issue 14 (plan14)
+    "mode": "mode reader",
+    "plan": "plan",
+    "revise": "revise also list the datasets used",
+    "accept": "accept",
+    "reject": "reject",
+    "step": "step edit 1 k=3",
+    "build": "build",
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],
@@ -49,6 +58,7 @@ PATHS = {  # how each state is reached from the base library (CiteSee, with a sa
     "select-view": ["list"],
     "draft-sem-search": ["sem-search how do readers keep track of citations", "improve shorter"],
     "draft-research": ["research citations in scientific papers", "improve shorter"],
+    "draft-plan": ["mode plan", "research citations in scientific papers", "mode agent"],  # issue 14
 }
 
 
@@ -57,6 +67,7 @@ def templates(tmp_path_factory, arxiv_server, embedder):
     root = tmp_path_factory.mktemp("desk-states")
     base = root / "base"
     desk = Desk(settings_for(base, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
+    desk.research_backends = Backends(desk.backend, None)  # issue 14: rules plan, no planner model
     paper = desk.library.add_arxiv("2302.07302v1", desk.arxiv).paper
     desk.store.add_revision(paper.id, "# CiteSee\n\n## Problem\nReaders lose track of citations [p. 1].", "final")
     desk.close()
@@ -65,6 +76,7 @@ def templates(tmp_path_factory, arxiv_server, embedder):
         home = root / state
         shutil.copytree(base, home)
         desk = Desk(settings_for(home, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
+        desk.research_backends = Backends(desk.backend, None)
         for line in lines:
             outcome = desk.run(line)
             assert outcome.ok, (state, line, outcome.message)
@@ -79,10 +91,13 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
     home = tmp_path / "home"
     shutil.copytree(templates[state], home)
     desk = Desk(settings_for(home, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
+    desk.research_backends = Backends(desk.backend, None)
     try:
         assert desk.state == state  # resumed from the persisted session
         if command == "redo" and state in SPEC_TABLE["undo"]:
             assert desk.run("undo").ok  # so that there is something to redo
+        if command in GUARD_FACTS and state in SPEC_TABLE[command]:  # issue 14: accept/reject need a revision
+            assert desk.run("revise also list the methods").ok
         before = desk.status()
         out, err = io.StringIO(), io.StringIO()
         code = run_shell(desk.settings, stdin=io.StringIO(LINES[command] + "\nstatus\n"), out=out, err=err, desk=desk)
