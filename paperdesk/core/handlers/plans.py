@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 MODES = ("plan", "agent", "reader")
 _STATUS_OF = {"step_start": IN_PROGRESS, "step_retry": IN_PROGRESS, "step_done": COMPLETED,
               "step_failed": FAILED, "step_skipped": SKIPPED}
+_WORDS = {IN_PROGRESS: "running", COMPLETED: "done", FAILED: "failed", SKIPPED: "skipped"}
 _REVIEW = "review it: revise <feedback>, step add|drop|edit|move, plan edit; then build (or abandon)"
 
 
@@ -232,11 +233,12 @@ class _Progress:
             return
         self.statuses[event.step_id] = (status, event.seconds, event.message if status == FAILED else "")
         done = sum(1 for st, _, _ in self.statuses.values() if st in (COMPLETED, FAILED, SKIPPED))
+        total = len(self.plan.steps)
         tool = next((st.tool for st in self.plan.steps if st.id == event.step_id), "")
-        desk.emit(ProgressUpdated(Progress(f"step {event.step_id} {tool} {status.lower()}", done,
-                                           len(self.plan.steps), "steps")))
-        desk.emit(PlanUpdated(plan_view(desk, self.plan, statuses=dict(self.statuses)),
-                              f"step {event.step_id} {tool}: {status.lower()}"))
+        word = _WORDS[status] + (f" in {event.seconds:.1f} s" if event.seconds is not None else "")
+        line = f"step {event.step_id}/{total} {tool}: {word}"
+        desk.emit(ProgressUpdated(Progress(f"research {line}", done, total, "steps")))
+        desk.emit(PlanUpdated(plan_view(desk, self.plan, statuses=dict(self.statuses)), line))
 
 
 def _finish(desk: "Desk", command: Command, result: "ResearchResult", progress: _Progress) -> Outcome:

@@ -69,6 +69,7 @@ class PlanPane(Vertical, can_focus=True):
         self.activity = activity
         self.selected = min(self.selected, max(len(view.steps) - 1, 0))
         self._render_plan()
+        self.refresh_bindings()  # the keys the workflow allows change with the plan
 
     def clear_plan(self) -> None:
         self.view = None
@@ -86,7 +87,7 @@ class PlanPane(Vertical, can_focus=True):
         self.border_title = f"Plan · {view.mode} mode"
         run = f" · run {view.run_id}" if view.run_id else ""
         state = " · planning …" if view.streaming else (" · revision pending" if view.pending else "")
-        self.query_one("#plan-header", Label).update(f"{view.query} · made by {view.made_by}{run}{state}")
+        self.query_one("#plan-header", Label).update(f"made by {view.made_by}{run}{state} · {view.query}")
         body = Text(no_wrap=False)
         for i, row in enumerate(view.steps):
             mark = "❯ " if i == self.selected and self.has_focus else "  "
@@ -121,6 +122,18 @@ class PlanPane(Vertical, can_focus=True):
         self._render_plan()
 
     # -- keys ---------------------------------------------------------------------------------
+
+    _COMMANDS = {"drop": "step", "move": "step", "add_offer": ""}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Dim the keys the workflow refuses now (accept without a revision, build after the run ...)."""
+        command = str(parameters[0]).split()[0] if action == "command" and parameters else self._COMMANDS.get(action)
+        desk = getattr(self.app, "desk", None)
+        if action == "add_offer":
+            return True if self.offers else None
+        if not command or desk is None:
+            return True
+        return None if desk.workflow.refusal(command) else True
 
     def _step_id(self) -> int | None:
         if self.view is None or not self.view.steps:
