@@ -327,6 +327,8 @@ class PaperDeskApp(App):
         draft = self.desk.session.draft if self.desk else None
         what = f"the draft summary of {paper.title!r}" if paper else "the draft summary"
         extra = " and remove the paper from the library (this summarize added it)" if draft and draft.added_paper else ""
+        if self.desk is not None and self.desk.state == "draft-plan":  # issue 14: abandon discards the plan
+            what, extra = f"the plan for {(self.desk.session.plan or {}).get('query', '')!r}", ""
         self.push_screen(ConfirmScreen(f"Abandon {what}{extra}?"),
                          lambda yes: self.submit("abandon") if yes else None)
 
