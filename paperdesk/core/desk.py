@@ -264,7 +264,9 @@ class Desk:
     def _cancel_note(self, command: Command) -> str:
         if command.name == "summarize" and self.state == "select-new":
             return "nothing was added"
-        if command.name in ("research", "build") and self.session.mode != "plan" or command.name == "build":
+        runs = command.name == "build" or command.name == "research" and (
+            self.session.mode != "plan" or command.text.strip() == "--resume")
+        if runs:  # issue 14: the tracker keeps the run
             return "the state is unchanged; the run is kept: research --resume finishes it without redoing steps"
         return "the state is unchanged"
 

@@ -117,3 +117,21 @@ async def test_plan_edit_in_the_text_area(workbench):
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert outcomes(messages)[-1].status == "error" and app.desk.session.plan == before
+
+
+async def test_on_start_an_unfinished_run_is_offered_and_an_unbuilt_plan_reopens(workbench):
+    from paperdesk.core.research import Tracker
+    from paperdesk.core.research.rules import rule_plan
+
+    app = make_app(workbench, paper=False)
+    desk = app._given_desk
+    tracker = Tracker.for_library(desk.library)
+    run_id = tracker.new_run(rule_plan("how do readers track citations?"))  # left IN_PROGRESS, as a kill -9 leaves it
+    tracker.close()
+    assert desk.run("mode plan").ok and desk.run(QUESTION).ok
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        message = str(app.command_line.query_one("#command-message").render())
+        assert f"research run {run_id}" in message and "research --resume finishes it" in message
+        assert app.main.query_one(TabbedContent).active == "tab-plan"
+        assert app.main.query_one(PlanPane).view.query == QUESTION.removeprefix("research ")

@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.commands import Command, CommandError
-from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.errors import CancelledError, PaperdeskError
 from paperdesk.core.progress import Progress
 from paperdesk.core.research import plan_edit
 from paperdesk.core.research.plan import COMPLETED, FAILED, IN_PROGRESS, PENDING, SKIPPED, TOOLS, Plan
@@ -172,7 +172,6 @@ def _resume(desk: "Desk", command: Command) -> Outcome:
     newest_run = runs[0] if runs else None
     unbuilt = s.plan is not None and s.plan_run is None
     if unbuilt and (newest_run is None or s.plan_created >= newest_run.created):
-        s.plan_pending = s.plan_pending  # a pending revision stays pending
         desk.transition(command, count=1, planning=True)
         return Outcome(command.raw, "ok", f"reopened the plan for {current_plan(desk).query!r}; {_REVIEW}",
                        session_view(desk))
@@ -190,8 +189,21 @@ def build(desk: "Desk", command: Command) -> Outcome:
 def _run(desk: "Desk", command: Command, query: str, plan: Plan | None = None, run_id: int | None = None
          ) -> Outcome:
     """Plan (unless given) and run; the report becomes a draft revision, lqs the cited papers."""
-    r = researcher(desk)
     progress = _Progress(desk, query)
+    try:
+        result = _execute(desk, command, query, progress, plan, run_id)
+    except CancelledError:  # the Plan pane shows where the run stopped; the tracker keeps it resumable
+        runs = tracker(desk).unfinished()
+        if runs and progress.plan is not None:
+            desk.emit(PlanUpdated(plan_view(desk, progress.plan, run_id=runs[0].id),
+                                  f"cancelled: research --resume finishes run {runs[0].id}"))
+        raise
+    return _finish(desk, command, result, progress)
+
+
+def _execute(desk: "Desk", command: Command, query: str, progress: "_Progress", plan: Plan | None,
+             run_id: int | None) -> "ResearchResult":
+    r = researcher(desk)
     if run_id is not None:
         progress.plan = r.tracker.run(run_id).plan
         result = r.resume(run_id, progress, desk.cancel_token)
@@ -206,7 +218,7 @@ def _run(desk: "Desk", command: Command, query: str, plan: Plan | None = None, r
         result = r.run(plan, progress, desk.cancel_token, _dialogue(desk))
         if plan_s is not None:
             result.timings["plan_s"] = plan_s
-    return _finish(desk, command, result, progress)
+    return result
 
 
 class _Progress:
