@@ -1,4 +1,4 @@
-"""`paperdesk research QUESTION [--plan-only] [--json] [--resume RUN]`: multi-step research from the CLI.
+"""`paperdesk research QUESTION [--plan-only] [--mode M] [--json] [--resume RUN]`: multi-step research from the CLI.
 
 The report streams to stdout as it is written; step progress goes to stderr.
 Ctrl-C cancels the run within a fraction of a second and leaves it resumable
@@ -26,6 +26,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--resume", type=int, metavar="RUN", help="finish a killed or cancelled run")
     p.add_argument("--runs", action="store_true", help="list recent runs")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--mode", choices=("plan", "agent", "reader"), default="reader",
+                   help="plan: print the plan and stop (like --plan-only); agent: run, then name the most-cited "
+                        "page and arXiv finds to add; reader: the report with citations only (default)")
 
 
 def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
@@ -52,7 +55,7 @@ def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
                 started = time.perf_counter()
                 plan = researcher.plan(question, cancel=cancel)
                 plan_s = time.perf_counter() - started
-                if args.plan_only:
+                if args.plan_only or args.mode == "plan":
                     return _print_plan(plan, args.json)
                 if not args.json:
                     from paperdesk.core.research.plan_edit import describe
@@ -70,13 +73,29 @@ def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
             return 130
         finally:
             signal.signal(signal.SIGINT, previous)
+        actions = _agent_actions(library, researcher, result) if args.mode == "agent" else None
         if args.json:
-            print_json(result.to_json())
+            print_json({**result.to_json(), **({"actions": actions} if actions is not None else {})})
         else:
             print(f"\nrun {result.run_id}: {result.timings.get('total_s', 0):.1f} s", file=sys.stderr)
+            if actions:
+                page = actions["open"]
+                if page:
+                    print(f"agent: most cited: {page['paper_id']} page {page['page']}: \"{page['highlight']}\"")
+                for arxiv_id, title in actions["offers"]:
+                    print(f"agent: new on arXiv: {arxiv_id} {title} (paperdesk add {arxiv_id})")
         return 0
     finally:
         library.close()
+
+
+def _agent_actions(library: Any, researcher: Any, result: Any) -> dict[str, Any]:
+    """Agent mode's actions as data: the most-cited page with its passage, and arXiv finds to add."""
+    from paperdesk.core.research.agent_actions import arxiv_offers, cited_page
+
+    page = cited_page(library.store, result.citations)
+    opened = {"paper_id": page.paper_id, "page": page.page, "highlight": page.highlight} if page else None
+    return {"open": opened, "offers": [list(o) for o in arxiv_offers(researcher.tracker, result)]}
 
 
 def _printer(as_json: bool) -> Any:

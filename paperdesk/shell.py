@@ -26,6 +26,7 @@ from paperdesk.core.views import (
     StateChanged,
     TokenStreamed,
 )
+from paperdesk.shell_plan_edit import edit_in_editor, is_plan_edit
 from paperdesk.text_views import render
 
 
@@ -180,7 +181,10 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
                 if kept:
                     printer.notice(kept)
                     continue
-            outcome = run_cancellable(desk, line, printer)
+            if is_plan_edit(line):  # issue 14: the plan as TOML in $EDITOR
+                outcome = edit_in_editor(desk, line)
+            else:
+                outcome = run_cancellable(desk, line, printer)
             printer.outcome(outcome)
             if outcome.status in ("refused", "error"):
                 failed = True

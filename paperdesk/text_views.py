@@ -15,6 +15,7 @@ from paperdesk.core.views import (
     LinesView,
     NotesView,
     PageView,
+    PlanView,
     ResultsView,
     StatusView,
     View,
@@ -98,6 +99,33 @@ def render_draft(view: DraftView, streamed: bool = False) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
+# issue 14 (plan14): the plan under review, as the shell prints it.
+STEP_ICONS = {"PENDING": "·", "IN_PROGRESS": "▶", "COMPLETED": "✓", "FAILED": "✗", "SKIPPED": "-"}
+RED, GREEN, YELLOW = "\033[31m", "\033[32m", "\033[33m"
+
+
+def render_plan(view: PlanView, color: bool = False) -> str:
+    head = f"plan for: {view.query}  (made by {view.made_by}{', run ' + str(view.run_id) if view.run_id else ''})"
+    lines = [head]
+    for row in view.steps:
+        took = f"  {row.seconds:.1f} s" if row.seconds is not None else ""
+        lines.append(f" {STEP_ICONS.get(row.status, '?')} {row.line}{took}")
+        lines.append(f"      {row.description}" + (f"  [{row.status.lower()}: {row.error}]" if row.error else ""))
+    if view.streaming:
+        lines.append(" … planning")
+    if view.diff:
+        lines.append("pending revision (accept or reject):")
+        paint = {"removed": RED, "added": GREEN, "changed": YELLOW, "moved": YELLOW}
+        for kind, text in view.diff:
+            lines.append(f"{paint[kind]}  {text}{RESET}" if color else f"  {text}")
+    if view.problem:
+        lines.append(f"cannot build: {view.problem}")
+    lines += [f"note: {n}" for n in view.notes]
+    if view.toml:
+        lines += ["", view.toml.rstrip()]
+    return "\n".join(lines)
+
+
 # One renderer per view (views.VIEWS); a test checks that none is missing.
 RENDERERS: dict[type, Callable[[Any, bool, bool], str]] = {
     ResultsView: lambda v, color, streamed: render_results(v),
@@ -109,6 +137,7 @@ RENDERERS: dict[type, Callable[[Any, bool, bool], str]] = {
     StatusView: lambda v, color, streamed: "\n".join(v.lines()),
     HistoryView: lambda v, color, streamed: render_history(v),
     DialogueView: lambda v, color, streamed: render_dialogue(v),
+    PlanView: lambda v, color, streamed: render_plan(v, color),
 }
 
 

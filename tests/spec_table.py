@@ -5,7 +5,7 @@ None as a next state means "the same state".
 """
 
 ALL = frozenset({"initial", "select-new", "draft-summary", "summarized", "select-view", "draft-sem-search",
-                 "draft-research"})
+                 "draft-research", "draft-plan"})
 ANY_STAR = ALL - {"draft-summary"}
 DRAFT_STATES = ("draft-summary", "summarized", "draft-sem-search", "draft-research")
 VIEW_STATES = ("select-view", "draft-sem-search", "draft-research")
@@ -17,7 +17,7 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     "notes": {s: (None, None) for s in ("draft-summary", "summarized")},
     "save": {"draft-summary": ("summarized", "summarized"), "draft-sem-search": (None, None),
              "draft-research": (None, None)},
-    "abandon": {"draft-summary": ("initial", "initial")},
+    "abandon": {"draft-summary": ("initial", "initial"), "draft-plan": ("initial", "initial")},
     "sem-search": {s: ("draft-sem-search", "initial") for s in ANY_STAR},
     "research": {s: ("draft-research", "initial") for s in ANY_STAR},
     "list": {s: ("select-view", "initial") for s in ANY_STAR - {"draft-research"}},
@@ -29,6 +29,15 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     **{c: {s: (None, None) for s in ALL} for c in ("help", "status", "history", "clear", "quit")},
     # "Extensions beyond the seed": dialogue | ANY | shows the current dialogue | same
     "dialogue": {s: (None, None) for s in ALL},
+    # issue 14 (plan14), "Extensions beyond the seed": research plans. research in plan mode and
+    # research --resume are in PLAN_RESEARCH below (their target depends on the mode / what is resumed).
+    "mode": {s: (None, None) for s in ALL},
+    "plan": {s: (None, None) for s in ("draft-plan", "draft-research")},
+    "revise": {"draft-plan": (None, None)},
+    "accept": {"draft-plan": (None, None)},  # guard: a revision is pending
+    "reject": {"draft-plan": (None, None)},  # guard: a revision is pending
+    "step": {"draft-plan": (None, None)},  # guard: no revision pending
+    "build": {"draft-plan": ("draft-research", "initial")},  # guards: plan valid, no revision pending, online
     # issue 13 (tui13b), extensions: papers in and out and library upkeep never change the state; export and
     # tag/untag run anywhere, import and remove everywhere but draft-summary (ANY*)
     "export": {s: (None, None) for s in ALL},
@@ -45,3 +54,7 @@ SPEC_TABLE["summarize"]["select-view"] = ("draft-summary", "draft-summary")
 # notes [text] (viewing) | PAPER-STATES | same
 PAPER_STATES = ("summarized", "select-view", "draft-sem-search", "draft-research")
 SPEC_TABLE["notes"].update({s: (None, None) for s in PAPER_STATES})
+# issue 14: the facts a cell needs for the guards of the spec's row to pass (sent to WorkflowContext).
+GUARD_FACTS: dict[str, dict[str, object]] = {"accept": {"plan_pending": True}, "reject": {"plan_pending": True}}
+# research <query> in mode plan, and research --resume reopening an unbuilt plan: ANY* -> draft-plan
+PLAN_RESEARCH = {s: "draft-plan" for s in ANY_STAR}

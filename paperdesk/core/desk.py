@@ -148,6 +148,9 @@ class Desk(BesideWork):
             return
         self._closed = True
         self._notes_writer.shutdown(wait=True)
+        tracker = getattr(self, "_plan_tracker", None)  # issue 14: the research tracker's own connection
+        if tracker is not None:
+            tracker.close()
         self.library.close()
 
     # -- notes: one writer ----------------------------------------------------------------------
@@ -265,6 +268,10 @@ class Desk(BesideWork):
     def _cancel_note(self, command: Command) -> str:
         if command.name == "summarize" and self.state == "select-new":
             return "nothing was added"
+        runs = command.name == "build" or command.name == "research" and (
+            self.session.mode != "plan" or command.text.strip() == "--resume")
+        if runs:  # issue 14: the tracker keeps the run
+            return "the state is unchanged; the run is kept: research --resume finishes it without redoing steps"
         return "the state is unchanged"
 
     @property
@@ -325,6 +332,14 @@ class Desk(BesideWork):
 
     def _refresh_downloaded(self) -> None:
         self.context.downloaded = [r.in_library for r in self.session.results]
+        self._refresh_plan()
+
+    def _refresh_plan(self) -> None:
+        """issue 14: the plan facts the plan guards read (pending revision, validity, network steps)."""
+        from paperdesk.core.handlers.plans import plan_facts
+
+        c = self.context
+        c.plan_pending, c.plan_problem, c.plan_network = plan_facts(self)
 
     def _persist(self, history: tuple[str, str, str] | None = None) -> None:
         self.drafts.save_session(self.session.to_json(self.state), history)
@@ -435,7 +450,7 @@ class Desk(BesideWork):
         selected = f"{paper.id}  {short_title(paper.title)}" if paper else "none"
         view = self.draft_view()
         return StatusView(self.state, selected, len(self.session.results), view.label if view else "none",
-                          self.context.mode)
+                          self.context.mode, self.session.mode)
 
 
 def _names_local_file(text: str) -> bool:

@@ -68,4 +68,20 @@ UNSUMMARIZED = Guard("unsummarized", _unsummarized,
 SOURCE_REACHABLE = Guard("source_reachable", _source_reachable,
                          lambda c: f"{_offline(c)}: downloading needs arXiv; add a local PDF file instead, "
                                    "or go online")
-GUARDS: tuple[Guard, ...] = (ONLINE, MODEL_REACHABLE, FETCHABLE, UNSUMMARIZED, SOURCE_REACHABLE)
+
+# issue 14 (plan14): guards of the plan-review commands; they read the plan facts the Desk keeps on the context.
+def _plan_online(context: "WorkflowContext") -> bool:
+    return _online(context) or not context.plan_network
+
+
+REVISION_PENDING = Guard("revision_pending", lambda c: c.plan_pending,
+                         lambda c: "now: no revision is pending; revise <feedback> proposes one")
+NO_REVISION_PENDING = Guard("no_revision_pending", lambda c: not c.plan_pending,
+                            lambda c: "now: a revision is pending; accept or reject it first (accept, reject)")
+PLAN_VALID = Guard("plan_valid", lambda c: not c.plan_problem,
+                   lambda c: f"now: the plan is invalid ({c.plan_problem}); fix it with step edit|drop or plan edit")
+PLAN_ONLINE = Guard("plan_online", _plan_online,
+                    lambda c: f"{_offline(c)}: step {', '.join(map(str, c.plan_network))} needs the network; "
+                              f"drop it (step drop {c.plan_network[0] if c.plan_network else 'N'}) or go online")
+GUARDS: tuple[Guard, ...] = (ONLINE, MODEL_REACHABLE, FETCHABLE, UNSUMMARIZED, SOURCE_REACHABLE, REVISION_PENDING,
+                             NO_REVISION_PENDING, PLAN_VALID, PLAN_ONLINE)

@@ -20,7 +20,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Callable
 
-from paperdesk.core.guards import FETCHABLE, MODEL_REACHABLE, ONLINE, SOURCE_REACHABLE, UNSUMMARIZED, Guard
+from paperdesk.core.guards import (
+    FETCHABLE, MODEL_REACHABLE, NO_REVISION_PENDING, ONLINE, PLAN_ONLINE, PLAN_VALID, REVISION_PENDING,
+    SOURCE_REACHABLE, UNSUMMARIZED, Guard,
+)
 from paperdesk.core.states import ANY, ANY_STAR, DRAFTS, PAPER_STATES, SAME, STATE_NAMES, VIEWERS
 
 if TYPE_CHECKING:
@@ -62,6 +65,7 @@ class Rule:
     target: str = SAME  # a state name, or SAME
     if_empty: str | None = None  # the target when the command found nothing (sent with count=0)
     guards: tuple[Guard, ...] = ()
+    when: str | None = None  # a fact (sent as when=True) that picks this rule over the command's others
 
 
 @dataclass(frozen=True)
@@ -119,15 +123,19 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 (Rule(("draft-summary",), "summarized"), Rule(("draft-sem-search", "draft-research"))), "drafts:save",
                 enable_hint="there is no draft to save; summarize a paper, or run sem-search <query> or research <query>",
                 state_hints={"summarized": "the summary is already saved; improve <feedback> writes a new revision"}),
-    CommandSpec("abandon", Arg.NONE, "abandon", "discard the draft summary (and the paper, if this summarize or add added it)",
-                (Rule(("draft-summary",), "initial"),), "new_paper:abandon",
-                enable_hint="abandon discards a draft summary and there is none; summarize <n> starts one"),
+    CommandSpec("abandon", Arg.NONE, "abandon",
+                "discard the draft summary (and the paper, if this summarize or add added it), or the plan under review",
+                (Rule(("draft-summary",), "initial"), Rule(("draft-plan",), "initial")), "plans:abandon",
+                enable_hint="abandon discards a draft summary or a plan under review and there is none; "
+                            "summarize <n> or research <query> in plan mode starts one"),
     CommandSpec("sem-search", Arg.QUERY, "sem-search <query>", "hybrid search of the library with a cited answer",
                 (Rule(ANY_STAR, "draft-sem-search", if_empty="initial", guards=(MODEL_REACHABLE,)),),
                 "drafts:sem_search", delegable=True),
-    CommandSpec("research", Arg.QUERY, "research <query>", "a cited research report from the library",
-                (Rule(ANY_STAR, "draft-research", if_empty="initial", guards=(MODEL_REACHABLE,)),),
-                "drafts:research", delegable=True),
+    CommandSpec("research", Arg.QUERY, "research <query> | --resume",
+                "multi-step research: plan mode stops at the plan, agent/reader mode writes a cited report",
+                (Rule(ANY_STAR, "draft-research", if_empty="initial", guards=(MODEL_REACHABLE,)),
+                 Rule(ANY_STAR, "draft-plan", guards=(MODEL_REACHABLE,), when="planning")),
+                "plans:research", delegable=True),
     CommandSpec("list", Arg.PAGE, "list [words] [--tag T] [--author A] [--year Y] [--sort added|year|title] [--page N]",
                 "list the library (filtered, sorted), 20 papers a page",
                 (Rule(tuple(s for s in ANY_STAR if s != "draft-research"), "select-view", if_empty="initial"),),
@@ -164,7 +172,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     # except tag/untag, which touch no paper's text and are harmless anywhere.
     CommandSpec("export", Arg.QUERY, "export bibtex [n|id ...|--all] [--out FILE] | export markdown summary|report",
                 "write BibTeX for papers, or a summary/report as Markdown with references, to a file",
-                (Rule(ANY),), "library_io:export_"),
+                (Rule(ANY),), "library_io:export_", readonly=True),
     CommandSpec("import", Arg.QUERY, "import bibtex <file.bib>",
                 "add the papers a BibTeX file names (arXiv ids, local PDFs); lists what was skipped and why",
                 (Rule(ANY_STAR),), "library_io:import_",
@@ -182,6 +190,31 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 (Rule(ANY_STAR, "draft-summary", guards=(SOURCE_REACHABLE, MODEL_REACHABLE)),), "adding:add"),
     CommandSpec("close", Arg.NONE, "close", "leave the results, selection and draft for initial; all stays stored",
                 (Rule(ANY_STAR, "initial"),), "adding:close"),
+    # issue 14 (plan14): research modes and plan review (spec "Extensions beyond the seed").
+    CommandSpec("mode", Arg.TEXT, "mode [plan|agent|reader]",
+                "research mode: plan (review the plan first), agent (run and act), reader (citations only)",
+                (Rule(ANY),), "plans:mode"),
+    CommandSpec("plan", Arg.TEXT, "plan [edit]", "show the research plan and a pending revision; plan edit edits it",
+                (Rule(("draft-plan", "draft-research")),), "plans:plan_",
+                enable_hint="there is no plan: mode plan, then research <query> makes one (research --resume "
+                            "reopens a stored one)", readonly=True),
+    CommandSpec("revise", Arg.QUERY, "revise <feedback>", "propose a plan revision from your feedback, shown as a diff",
+                (Rule(("draft-plan",)),), "plans:revise",
+                enable_hint="revise changes a plan under review: mode plan, then research <query>"),
+    CommandSpec("accept", Arg.NONE, "accept", "the pending plan revision becomes the plan",
+                (Rule(("draft-plan",), guards=(REVISION_PENDING,)),), "plans:accept",
+                enable_hint="accept takes a proposed plan revision: mode plan, research <query>, revise <feedback>"),
+    CommandSpec("reject", Arg.NONE, "reject", "discard the pending plan revision; the previous plan stands",
+                (Rule(("draft-plan",), guards=(REVISION_PENDING,)),), "plans:reject",
+                enable_hint="reject discards a proposed plan revision: mode plan, research <query>, revise <feedback>"),
+    CommandSpec("step", Arg.QUERY, "step add|drop|edit|move ...",
+                "edit the plan: step add <tool> <text>, drop N, edit N field=value, move N M (validated)",
+                (Rule(("draft-plan",), guards=(NO_REVISION_PENDING,)),), "plans:step",
+                enable_hint="step edits a plan under review: mode plan, then research <query>"),
+    CommandSpec("build", Arg.NONE, "build", "run the plan's steps and write the cited report",
+                (Rule(("draft-plan",), "draft-research", if_empty="initial",
+                      guards=(MODEL_REACHABLE, PLAN_VALID, NO_REVISION_PENDING, PLAN_ONLINE)),), "plans:build",
+                enable_hint="build runs a plan under review: mode plan, then research <query>"),
     CommandSpec("quit", Arg.NONE, "quit", "leave paperdesk; a draft is kept and resumed next time", (Rule(ANY),),
                 "meta:quit_", aliases=("exit",)),
 )

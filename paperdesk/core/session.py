@@ -65,6 +65,12 @@ class Session:
     draft: DraftRef | None = None
     reader: tuple[str, int] | None = None  # (paper id, page) last opened
     dialogue: list[dict[str, Any]] = field(default_factory=list)  # dispatch.Dialogue turns (JSON) since the last act
+    # issue 14 (plan14): the research mode and the plan under review (spec "New state variables")
+    mode: str = "agent"  # plan, agent or reader
+    plan: dict[str, Any] | None = None  # the current plan (Plan.to_json); kept after leaving draft-plan
+    plan_pending: dict[str, Any] | None = None  # a proposed revision waiting for accept / reject
+    plan_run: int | None = None  # the research run that built the plan (None: the plan is not built yet)
+    plan_created: float = 0.0  # when the plan was made (research --resume reopens the newest plan or run)
 
     def clear_results(self) -> None:
         self.results, self.results_kind, self.results_query = [], "", ""
@@ -79,6 +85,8 @@ class Session:
             "draft": asdict(self.draft) if self.draft else None,
             "reader": list(self.reader) if self.reader else None,
             "dialogue": list(self.dialogue),
+            "mode": self.mode, "plan": self.plan, "plan_pending": self.plan_pending, "plan_run": self.plan_run,
+            "plan_created": self.plan_created,
         }
 
     @classmethod
@@ -93,6 +101,11 @@ class Session:
                 draft=DraftRef(**data["draft"]) if data.get("draft") else None,
                 reader=(str(data["reader"][0]), int(data["reader"][1])) if data.get("reader") else None,
                 dialogue=[turn for turn in data.get("dialogue") or [] if isinstance(turn, dict)],
+                mode=data.get("mode") if data.get("mode") in ("plan", "agent", "reader") else "agent",
+                plan=data.get("plan") if isinstance(data.get("plan"), dict) else None,
+                plan_pending=data.get("plan_pending") if isinstance(data.get("plan_pending"), dict) else None,
+                plan_run=int(data["plan_run"]) if data.get("plan_run") is not None else None,
+                plan_created=float(data.get("plan_created") or 0.0),
             )
             state = data.get("state")
             return (state if isinstance(state, str) else None), session

@@ -29,6 +29,7 @@ STATES: tuple[StateInfo, ...] = (
     StateInfo("select-view", "view-paper", True, "list returned the library; pick one to view"),
     StateInfo("draft-sem-search", "semantic-search", True, "hybrid search with a cited answer draft"),
     StateInfo("draft-research", "research", True, "research report draft"),
+    StateInfo("draft-plan", "research", True, "a research plan is under review; nothing has run yet"),
 )
 STATE_NAMES: tuple[str, ...] = tuple(s.name for s in STATES)
 STATE_BY_NAME: dict[str, StateInfo] = {s.name: s for s in STATES}

@@ -99,11 +99,12 @@ class StatusView:
     selected: str  # "none" or "<id>  <title>"
     results: int
     draft: str  # "none" or DraftView.label
-    mode: str
+    mode: str  # the network: "online" or "offline (<reason>)"
+    research_mode: str = "agent"  # plan, agent or reader (the `mode` state variable)
 
     def lines(self) -> list[str]:
         return [f"state: {self.state}", f"selected: {self.selected}", f"results: {self.results}",
-                f"draft: {self.draft}", f"mode: {self.mode}"]
+                f"draft: {self.draft}", f"mode: {self.research_mode}", f"network: {self.mode}"]
 
 
 @dataclass(frozen=True)
@@ -125,9 +126,43 @@ class LinesView:
     lines: list[str]
 
 
-View = ResultsView | DraftView | PageView | NotesView | HelpView | StatusView | HistoryView | DialogueView | LinesView
+
+# issue 14 (plan14): the research plan under review, its pending diff and its steps' status.
+@dataclass(frozen=True)
+class PlanStepRow:
+    id: int
+    line: str  # plan_edit.describe(step)
+    description: str
+    status: str  # PENDING, IN_PROGRESS, COMPLETED, FAILED, SKIPPED
+    seconds: float | None = None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class PlanView:
+    """The plan (`plan`, `research` in plan mode, `revise`, `step ...`, a run's progress)."""
+
+    query: str
+    made_by: str
+    steps: list[PlanStepRow]
+    diff: list[tuple[str, str]] = field(default_factory=list)  # pending revision: (removed|added|changed|moved, line)
+    problem: str = ""  # why the plan cannot be built as it is
+    notes: list[str] = field(default_factory=list)
+    run_id: int | None = None
+    mode: str = "plan"
+    toml: str = ""  # set by `plan edit` without a text: the plan to edit
+    streaming: bool = False  # steps are still arriving
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.diff)
+
+
+
+View = (ResultsView | DraftView | PageView | NotesView | HelpView | StatusView | HistoryView | DialogueView
+        | LinesView | PlanView)
 VIEWS: tuple[type, ...] = (ResultsView, DraftView, PageView, NotesView, HelpView, StatusView, HistoryView,
-                           DialogueView, LinesView)
+                           DialogueView, LinesView, PlanView)
 
 
 @dataclass
@@ -190,6 +225,22 @@ class ResultsChanged:
 @dataclass(frozen=True)
 class CommandFinished:
     outcome: Outcome
+
+
+@dataclass(frozen=True)
+class PlanUpdated:
+    """issue 14 (plan14): the plan streamed one more step, or a step of a running plan changed status."""
+
+    view: PlanView
+    message: str = ""  # a one-line progress note for the status bar ("step 2/3 read_paper: done 1.2 s")
+
+
+@dataclass(frozen=True)
+class AgentActed:
+    """issue 14 (plan14): agent mode acted after a report: opened a cited page, offers arXiv finds to add."""
+
+    page: PageView | None
+    offers: list[tuple[str, str]] = field(default_factory=list)  # (arXiv id, title) found by arxiv_search
 
 
 def short_title(title: str, limit: int = 50) -> str:

@@ -42,6 +42,10 @@ class WorkflowContext:
     remote_model: bool = False  # generation goes to a remote endpoint
     retry_seconds: float = 60.0  # after arXiv was unreachable, how long network commands stay disabled
     downloaded: list[bool] = field(default_factory=list)  # per result in last_query_set: already in the library?
+    # issue 14 (plan14): facts of the plan under review, kept up to date by the Desk for the plan guards
+    plan_pending: bool = False  # a revision is proposed and waits for accept / reject
+    plan_problem: str | None = None  # why the current plan is invalid, or None
+    plan_network: list[int] = field(default_factory=list)  # ids of the plan's steps that need the network
     _detected_at: float | None = None  # time.monotonic() when arXiv was found unreachable
     clock: Callable[[], float] = time.monotonic
 
@@ -85,6 +89,10 @@ class WorkflowMachine(StateMachine):
 
     def has_results(self, count: int = 1) -> bool:
         return count > 0
+
+    def planning(self, planning: bool = False) -> bool:
+        """The command only made (or reopened) a plan: research in plan mode, research --resume of a plan."""
+        return planning
 
     @property
     def state(self) -> str:
@@ -138,17 +146,22 @@ def _build_machine_class() -> type[WorkflowMachine]:
     events: dict[str, Any] = {}
     for spec in COMMANDS:
         for rule in spec.rules:
-            guards = [g.name for g in rule.guards]
             for source_name in rule.sources:
+                # A rule with `when` applies only when that fact is sent; the others of the same command
+                # and source then apply only when it is not (research in plan mode vs. in agent mode).
+                whens = [r.when for r in spec.rules if r.when and source_name in r.sources]
+                guards = [g.name for g in rule.guards] + ([rule.when] if rule.when else [])
+                unless = [] if rule.when else whens
                 source = states[STATE_BY_NAME[source_name].id]
                 if rule.target == SAME:
-                    transitions = source.to.itself(internal=True, cond=guards or None)
+                    transitions = source.to.itself(internal=True, cond=guards or None, unless=unless or None)
                 elif rule.if_empty is None:
-                    transitions = source.to(states[STATE_BY_NAME[rule.target].id], cond=guards or None)
+                    transitions = source.to(states[STATE_BY_NAME[rule.target].id], cond=guards or None,
+                                            unless=unless or None)
                 else:
                     found, empty = states[STATE_BY_NAME[rule.target].id], states[STATE_BY_NAME[rule.if_empty].id]
-                    transitions = source.to(found, cond=guards + ["has_results"]) | source.to(
-                        empty, cond=guards or None, unless="has_results")
+                    transitions = source.to(found, cond=guards + ["has_results"], unless=unless or None) | source.to(
+                        empty, cond=guards or None, unless=["has_results", *unless])
                 eid = event_id(spec.name)
                 events[eid] = events[eid] | transitions if eid in events else transitions
     attrs: dict[str, Any] = dict(states)

@@ -31,6 +31,7 @@ from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady
 from paperdesk.tui.palette import WorkflowCommands
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
+from paperdesk.tui.panes.plan import PlanPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.panes.report import ReportsPane
 from paperdesk.tui.panes.results import ResultsPane
@@ -91,6 +92,8 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
                     yield Lazy(ReaderPane(lambda: self.desk.library if self.desk else None, id="reader"))
                 with TabPane("Reports · F6", id="tab-reports"):
                     yield Lazy(ReportsPane(id="reports"))
+                with TabPane("Plan · F7", id="tab-plan"):  # issue 14
+                    yield PlanPane(id="plan")
         yield CommandLine(self.completion_candidates, id="command-line")
         yield StatusBar(id="status-bar")
         yield Footer()
@@ -336,6 +339,27 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
             item = desk.session.results[number - 1]
             if item.in_library:
                 self.router.follow_notes(item.id)
+    # issue 14: the Plan pane's keys run workflow commands; `plan edit` comes back as a Command
+    @on(PlanPane.Run)
+    def _plan_key(self, message: PlanPane.Run) -> None:
+        if message.prefill:
+            self.command_line.prefill(message.line)
+        else:
+            self.submit(message.line)
+
+    def submit_command(self, command: object) -> None:
+        """Run a ready-made Command (e.g. plan edit with the edited TOML), like a typed line."""
+        if self.desk is None or self._busy:
+            self.command_line.say("wait for the running command to finish (Esc cancels it)", "busy")
+            return
+        self._busy = True
+        self.command_line.say(f"running {command} …", "busy")
+        self._command_worker = self._execute(command)
+
+    @work(thread=True, group="command", exit_on_error=False)
+    def _execute(self, command: object) -> None:
+        assert self.desk is not None
+        self.desk.execute(command)  # type: ignore[arg-type]
 
     @on(ReaderPane.PageLoaded)
     def _page_loaded(self, message: ReaderPane.PageLoaded) -> None:
@@ -399,12 +423,12 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
     def action_focus_pane(self, name: str) -> None:
         if self.screen is not self.main:  # a modal is open; its keys come first
             return
-        tabs = {"draft": "tab-draft", "reader": "tab-reader", "reports": "tab-reports"}
+        tabs = {"draft": "tab-draft", "reader": "tab-reader", "reports": "tab-reports", "plan": "tab-plan"}
         self.reveal(name)  # narrow: the pane takes the screen
         if name in tabs:
             self.main.query_one(TabbedContent).active = tabs[name]
         target = {"results": "#results-table", "notes": "#notes-text", "draft": "#draft-scroll",
-                  "reader": "#reader-scroll", "reports": "#reports-list"}[name]
+                  "reader": "#reader-scroll", "reports": "#reports-list", "plan": "#plan"}[name]
         self.main.query_one(target).focus()
 
     def action_focus_command(self) -> None:

@@ -23,12 +23,13 @@ APP_BINDINGS: list[Binding] = [
     Binding("f4", "focus_pane('notes')", "Notes pane", id="focus_notes", show=False, priority=True),
     Binding("f5", "focus_pane('reader')", "Reader pane", id="focus_reader", show=False, priority=True),
     Binding("f6", "focus_pane('reports')", "Reports pane", id="focus_reports", show=False, priority=True),
+    Binding("f7", "focus_pane('plan')", "Plan pane", id="focus_plan", show=False, priority=True),  # issue 14
     Binding("rightsquarebracket", "page(1)", "Next page", id="next_page", key_display="]", show=False),
     Binding("leftsquarebracket", "page(-1)", "Prev page", id="prev_page", key_display="[", show=False),
     # Not single letters: a printable key typed in a pane goes to the command line (type_to_command.py).
     # Enter opens the highlighted paper in the reader; ctrl+o (and o inside the reader) opens its PDF outside.
     Binding("ctrl+o", "open_external", "PDF viewer", id="open_external", show=False),
-    Binding("f7", "switch_pane", "Switch pane", id="switch_pane", priority=True),
+    Binding("f9", "switch_pane", "Switch pane", id="switch_pane", priority=True),
     Binding("ctrl+r", "improve", "Improve", id="improve"),
     Binding("ctrl+s", "workflow('save')", "Save", id="save"),
     Binding("ctrl+b", "abandon", "Abandon", id="abandon"),

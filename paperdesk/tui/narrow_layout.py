@@ -1,4 +1,4 @@
-"""Below 100 columns one pane takes the screen: results, notes, or the draft/reader/reports tabs; F7 switches.
+"""Below 100 columns one pane takes the screen: results, notes, or the draft/reader/reports tabs; F9 switches.
 
 At 80x24 the side-by-side layout left the results 3 papers tall with 20-character titles and the reader
 38 columns wide. Narrow, each pane gets the full width; focusing a pane (F2-F6) or a command that shows
@@ -46,7 +46,7 @@ class NarrowLayout:
         self.apply_layout()
 
     def action_switch_pane(self: "PaperDeskApp") -> None:
-        """F7: the next pane takes the screen (narrow terminals only), and gets the focus."""
+        """F9: the next pane takes the screen (narrow terminals only), and gets the focus."""
         self.narrow_pane = PANES[(PANES.index(self.narrow_pane) + 1) % len(PANES)]
         self.apply_layout()
         if self.narrow_pane in FOCUS_OF:

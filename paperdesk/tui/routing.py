@@ -8,6 +8,7 @@ from textual.widgets import TabbedContent
 
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
+from paperdesk.tui.panes.plan import PlanPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.panes.report import ReportsPane
 from paperdesk.tui.panes.results import ResultsPane
@@ -43,6 +44,7 @@ class OutcomeRouter:
         reader = desk.session.reader
         if reader is not None:  # the last page read, behind the draft
             self._pane(ReaderPane).load_page(reader[0], reader[1], reveal=False)
+        self._restore_plan(desk)
         self.refresh_reports()
         self.sync()
 
@@ -73,6 +75,16 @@ class OutcomeRouter:
             app.status_bar.set_activity(f"running {event.command}")
         elif isinstance(event, views.CommandFinished):
             self.finished(event.outcome)
+        elif isinstance(event, views.PlanUpdated):  # issue 14: live step status, the plan streaming in
+            self._pane(PlanPane).show(event.view, event.message)
+            if event.view.streaming or app.main.query_one(TabbedContent).active != "tab-draft":
+                self._tab("tab-plan")
+            if event.message:
+                app.status_bar.set_activity(event.message + " · Esc stops")
+        elif isinstance(event, views.AgentActed):
+            self._pane(PlanPane).set_offers(event.offers)
+            if event.page is not None:
+                self._page(event.page)
 
     def results(self, view: Any) -> None:
         from paperdesk.core.registry import enter_command
@@ -145,7 +157,42 @@ class OutcomeRouter:
             views.HistoryView: lambda view: self._text("History (Esc closes)", view),
             views.DialogueView: lambda view: self._text("Dialogue (Esc closes)", view),
             views.LinesView: lambda view: self._text(f"{view.title} (Esc closes)", view),
+            views.PlanView: self._plan,
         }
+
+    # -- issue 14: the Plan pane ----------------------------------------------------------------------
+
+    def _plan(self, view: Any) -> None:
+        self._pane(PlanPane).show(view)
+        self._tab("tab-plan")
+        if view.toml:  # plan edit: the plan as TOML in an editable text area
+            from paperdesk.core.commands import Command
+            from paperdesk.tui.screens.plan_edit import PlanEditScreen
+
+            def edited(text: str | None) -> None:
+                if text is None:
+                    self.app.command_line.say("plan edit: nothing changed")
+                else:
+                    self.app.submit_command(Command("plan", text="edit\n" + text, raw="plan edit"))
+
+            self.app.push_screen(PlanEditScreen(view.toml), edited)
+
+    def _restore_plan(self, desk: "Desk") -> None:
+        """On start: an unbuilt plan reopens in the Plan pane; an unfinished run is offered for resume."""
+        from paperdesk.core.handlers import plans
+
+        pane = self._pane(PlanPane)
+        if desk.session.plan is not None:
+            try:
+                pane.show(plans.session_view(desk))
+            except Exception:  # noqa: BLE001 - a damaged stored plan must not stop the start
+                return
+            if desk.state == "draft-plan":
+                self._tab("tab-plan")
+        unfinished = plans.tracker(desk).unfinished()
+        if unfinished:
+            desk.notices.append(f"research run {unfinished[0].id} ({unfinished[0].query!r}) did not finish: "
+                                "research --resume finishes it without redoing its steps")
 
     def _draft(self, view: Any) -> None:
         self._pane(DraftPane).show(view)

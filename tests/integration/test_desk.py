@@ -96,7 +96,8 @@ def test_events_and_status(make_desk):
         "selected: 2304.02623v1  Beyond Summarization: Designing AI Support for ...",
         "results: 0",
         "draft: summary (revision 1)",
-        "mode: online",
+        "mode: agent",
+        "network: online",
     ]
 
 

@@ -17,7 +17,8 @@ from fake_llm import FakeLLM
 from paperdesk.core.desk import Desk
 from paperdesk.shell import run_shell
 from settings_for import settings_for
-from spec_table import ALL, SPEC_TABLE, VIEW_STATES
+from paperdesk.core.research import Backends
+from spec_table import ALL, GUARD_FACTS, SPEC_TABLE, VIEW_STATES
 
 pytestmark = pytest.mark.slow
 
@@ -49,6 +50,14 @@ LINES = {
     "untag": "untag 2302.07302v1 to-read",
     "add": f"add {PAPERS / '2304.02623v1.pdf'}",
     "close": "close",
+    # issue 14 (plan14)
+    "mode": "mode reader",
+    "plan": "plan",
+    "revise": "revise also list the datasets used",
+    "accept": "accept",
+    "reject": "reject",
+    "step": "step edit 1 k=3",
+    "build": "build",
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],
@@ -58,6 +67,7 @@ PATHS = {  # how each state is reached from the base library (CiteSee, with a sa
     "select-view": ["list"],
     "draft-sem-search": ["sem-search how do readers keep track of citations", "improve shorter"],
     "draft-research": ["research citations in scientific papers", "improve shorter"],
+    "draft-plan": ["mode plan", "research citations in scientific papers", "mode agent"],  # issue 14
 }
 
 
@@ -66,6 +76,7 @@ def templates(tmp_path_factory, arxiv_server, embedder):
     root = tmp_path_factory.mktemp("desk-states")
     base = root / "base"
     desk = Desk(settings_for(base, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
+    desk.research_backends = Backends(desk.backend, None)  # issue 14: rules plan, no planner model
     paper = desk.library.add_arxiv("2302.07302v1", desk.arxiv).paper
     assert desk.library.add_pdf(PAPERS / "2304.02623v1.pdf").paper.id == "local-054848230deb"  # for remove
     desk.store.add_revision(paper.id, "# CiteSee\n\n## Problem\nReaders lose track of citations [p. 1].", "final")
@@ -75,6 +86,7 @@ def templates(tmp_path_factory, arxiv_server, embedder):
         home = root / state
         shutil.copytree(base, home)
         desk = Desk(settings_for(home, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
+        desk.research_backends = Backends(desk.backend, None)
         for line in lines:
             outcome = desk.run(line)
             assert outcome.ok, (state, line, outcome.message)
@@ -89,6 +101,7 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
     home = tmp_path / "home"
     shutil.copytree(templates[state], home)
     desk = Desk(settings_for(home, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
+    desk.research_backends = Backends(desk.backend, None)
     try:
         assert desk.state == state  # resumed from the persisted session
         if command == "redo" and state in SPEC_TABLE["undo"]:
@@ -98,6 +111,8 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
             line = f"summarize {desk.library.add_pdf(PAPERS / '2304.02623v1.pdf').paper.id}"
         if command == "notes" and state in VIEW_STATES:  # notes when viewing are the open paper's: open one first
             line = f"open 1\n{line}"
+        if command in GUARD_FACTS and state in SPEC_TABLE[command]:  # issue 14: accept/reject need a revision
+            assert desk.run("revise also list the methods").ok
         before = desk.status()
         out, err = io.StringIO(), io.StringIO()
         (tmp_path / "refs.bib").write_text("@book{nothing, title = {A book with neither arXiv id nor PDF}}\n")

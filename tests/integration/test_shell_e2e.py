@@ -80,7 +80,8 @@ def test_find_summarize_improve_notes_save_list_open_summary(shell_env):
                      "check figure 2 later", "[save: draft-summary -> summarized]",
                      "[list: summarized -> select-view]", "page 1 of 4", "(revision 2, final)"]:
         assert expected in out, expected
-    assert out.rstrip().endswith("state: select-view\nselected: none\nresults: 1\ndraft: none\nmode: online")
+    assert out.rstrip().endswith(
+        "state: select-view\nselected: none\nresults: 1\ndraft: none\nmode: agent\nnetwork: online")
 
 
 def test_find_summarize_abandon_leaves_no_trace(shell_env):
@@ -142,7 +143,7 @@ def test_ctrl_c_cancels_the_generation_and_the_shell_goes_on(shell_env):
     live.proc.send_signal(signal.SIGINT)
     live.wait_for("interrupted")
     live.send("status")
-    live.wait_for("mode: online")
+    live.wait_for("network: online")
     live.proc.stdin.close()
     assert live.proc.wait(60) == 0
     assert "^C: cancelling" in live.seen

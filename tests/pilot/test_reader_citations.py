@@ -174,10 +174,10 @@ async def test_below_100_columns_one_pane_takes_the_screen(home, arxiv):
         await type_commands(pilot, "open 1")  # the reader comes to the front, full width
         reader = app.main.query_one(ReaderPane)
         assert shown(reader) and not shown(results) and reader.size.width >= 76
-        await pilot.press("f7")  # results -> notes -> work: from work, F7 goes to results
+        await pilot.press("f9")  # results -> notes -> work: from work, F9 goes to results
         await settle(pilot)
         assert shown(results) and not shown(right)
-        await pilot.press("f7")
+        await pilot.press("f9")
         await settle(pilot)
         assert shown(notes) and not shown(results)
         await pilot.resize_terminal(160, 48)

@@ -18,3 +18,8 @@ def test_runs_on_a_new_library_and_an_unknown_run(tmp_home, capsys):
     assert main(["research", "--resume", "99"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: there is no research run 99") and err.count("\n") == 1
+
+
+def test_research_mode_must_be_one_of_the_three(tmp_home, capsys):  # issue 14: --mode plan|agent|reader
+    assert main(["research", "what is CiteSee?", "--mode", "turbo"]) == 2
+    assert "invalid choice: 'turbo'" in capsys.readouterr().err

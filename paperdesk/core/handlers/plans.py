@@ -1,0 +1,285 @@
+"""issue 14: research by mode and plan review (spec "Extensions beyond the seed").
+
+`research` in plan mode stops at the plan (state draft-plan); `revise` proposes a
+revision shown as a diff, `accept` / `reject` settle it, `step ...` and
+`plan edit` edit the plan directly (validated: an invalid edit changes nothing),
+`build` runs it. Agent and reader mode plan and run straight through; agent mode
+then acts (research/agent_actions.py). The plan and the mode live in the session,
+so they survive a quit or a kill -9; runs and their steps live in the tracker,
+so `research --resume` finishes a killed run without redoing its steps.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from paperdesk.core.commands import Command, CommandError
+from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.research import plan_edit
+from paperdesk.core.research.plan import PENDING, TOOLS, Plan
+from paperdesk.core.views import Outcome, PlanStepRow, PlanUpdated, PlanView
+
+if TYPE_CHECKING:
+    from paperdesk.core.desk import Desk
+    from paperdesk.core.research import Researcher, Tracker
+
+MODES = ("plan", "agent", "reader")
+_REVIEW = "review it: revise <feedback>, step add|drop|edit|move, plan edit; then build (or abandon)"
+
+
+# -- the parts ------------------------------------------------------------------------------
+
+
+def tracker(desk: "Desk") -> "Tracker":
+    """The desk's research tracker (runs and steps), opened on first use; Desk.close closes it."""
+    found = getattr(desk, "_plan_tracker", None)
+    if found is None:
+        from paperdesk.core.research import Tracker
+
+        found = desk._plan_tracker = Tracker.for_library(desk.library)
+    return found
+
+
+def researcher(desk: "Desk") -> "Researcher":
+    """The desk's Researcher, made on first use (tests may set `desk.research_backends` first)."""
+    found = getattr(desk, "_researcher", None)
+    if found is None:
+        from paperdesk.core.research import Researcher, load_backends
+
+        backends = getattr(desk, "research_backends", None) or load_backends(desk.settings, writer=desk.backend)
+        found = desk._researcher = Researcher(desk.library, backends, tracker(desk), settings=desk.settings)
+    return found
+
+
+def limits(desk: "Desk", offline: bool = False) -> dict[str, Any]:
+    return {"max_steps": desk.settings["research.max_steps"], "max_iterations": desk.settings["research.max_iterations"],
+            "offline": offline}
+
+
+def current_plan(desk: "Desk") -> Plan:
+    data = desk.session.plan
+    if data is None:
+        raise PaperdeskError("there is no plan; mode plan, then research <query> makes one")
+    return Plan.from_json(data)
+
+
+def plan_facts(desk: "Desk") -> tuple[bool, str | None, list[int]]:
+    """(a revision is pending, why the plan is invalid or None, ids of steps needing the network) for the guards."""
+    s = desk.session
+    if s.plan is None:
+        return False, "there is no plan", []
+    try:
+        plan = Plan.from_json(s.plan)
+        from paperdesk.core.research.plan import validate
+
+        validate(plan, **limits(desk))
+    except PaperdeskError as exc:
+        return s.plan_pending is not None, str(exc), []
+    return s.plan_pending is not None, None, [st.id for st in plan.steps if TOOLS[st.tool].online]
+
+
+def _dialogue(desk: "Desk") -> str:
+    if not desk.session.dialogue:
+        return ""
+    from paperdesk.core.dispatch.dialogue import Dialogue
+
+    return Dialogue.from_json(desk.session.dialogue).as_prompt_block()
+
+
+def plan_view(desk: "Desk", plan: Plan, pending: Plan | None = None, statuses: dict[int, tuple] | None = None,
+              run_id: int | None = None, toml: str = "", streaming: bool = False, upto: int | None = None) -> PlanView:
+    """The plan as the faces show it; `statuses` (step id -> (status, seconds, error)) from a run."""
+    if statuses is None and run_id is not None:
+        statuses = {t.step_id: (t.status, t.seconds, t.error or "")
+                    for t in tracker(desk).tasks(run_id) if t.iteration == -1}
+    statuses = statuses or {}
+    rows = []
+    for step in plan.steps[:upto]:
+        status, seconds, error = statuses.get(step.id, (PENDING, None, ""))
+        rows.append(PlanStepRow(step.id, plan_edit.describe(step), step.description, status, seconds, error))
+    diff = plan_edit.diff(plan, pending).lines() if pending is not None else []
+    problem = plan_facts(desk)[1] if desk.session.plan == plan.to_json() else None
+    return PlanView(plan.query, plan.made_by, rows, diff, problem or "", list(plan.notes), run_id,
+                    desk.session.mode, toml, streaming)
+
+
+def session_view(desk: "Desk", toml: str = "") -> PlanView:
+    s = desk.session
+    pending = Plan.from_json(s.plan_pending) if s.plan_pending else None
+    return plan_view(desk, current_plan(desk), pending, run_id=s.plan_run, toml=toml)
+
+
+def _keep(desk: "Desk", command: Command, plan: Plan) -> None:
+    desk.session.plan = plan.to_json()
+    desk.transition(command)
+
+
+# -- mode -----------------------------------------------------------------------------------
+
+
+def mode(desk: "Desk", command: Command) -> Outcome:
+    wanted = command.text.strip().lower()
+    if not wanted:
+        return Outcome(command.raw, "ok", f"mode: {desk.session.mode} (mode plan|agent|reader changes it)")
+    if wanted not in MODES:
+        raise CommandError(f"mode: unknown mode {wanted!r}; use mode plan, mode agent or mode reader")
+    desk.session.mode = wanted
+    desk.transition(command)
+    what = {"plan": "research <query> stops at the plan for review; build runs it",
+            "agent": "research <query> runs straight through, then opens the most-cited page",
+            "reader": "research <query> runs straight through and shows citations only"}[wanted]
+    return Outcome(command.raw, "ok", f"mode: {wanted}: {what}")
+
+
+# -- research -------------------------------------------------------------------------------
+
+
+def research(desk: "Desk", command: Command) -> Outcome:
+    text = command.text.strip()
+    if text == "--resume":
+        return _resume(desk, command)
+    if text.startswith("--"):
+        raise CommandError(f"research: unknown option {text.split()[0]!r}; use research <query> or research --resume")
+    if desk.session.mode == "plan":
+        return _plan_only(desk, command)
+    return run(desk, command, text)
+
+
+def _plan_only(desk: "Desk", command: Command) -> Outcome:
+    plan = researcher(desk).plan(command.text, _dialogue(desk), desk.cancel_token)
+    for n in range(1, len(plan.steps) + 1):  # the plan streams into the Plan pane step by step
+        desk.emit(PlanUpdated(plan_view(desk, plan, streaming=n < len(plan.steps), upto=n),
+                              f"planning: step {n} of {len(plan.steps)}"))
+    s = desk.session
+    s.plan, s.plan_pending, s.plan_run, s.plan_created = plan.to_json(), None, None, time.time()
+    s.clear_results()
+    s.selected, s.draft = None, None
+    desk.transition(command, count=1, planning=True)
+    desk.publish_results()
+    return Outcome(command.raw, "ok", f"plan of {len(plan.steps)} step(s), made by {plan.made_by}; {_REVIEW}",
+                   session_view(desk))
+
+
+def _resume(desk: "Desk", command: Command) -> Outcome:
+    s = desk.session
+    runs = tracker(desk).unfinished()
+    newest_run = runs[0] if runs else None
+    unbuilt = s.plan is not None and s.plan_run is None
+    if unbuilt and (newest_run is None or s.plan_created >= newest_run.created):
+        desk.transition(command, count=1, planning=True)
+        return Outcome(command.raw, "ok", f"reopened the plan for {current_plan(desk).query!r}; {_REVIEW}",
+                       session_view(desk))
+    if newest_run is None:
+        raise PaperdeskError("nothing to resume: no unbuilt plan and no unfinished research run; "
+                             "research <query> starts one")
+    return run(desk, command, newest_run.query, run_id=newest_run.id)
+
+
+def build(desk: "Desk", command: Command) -> Outcome:
+    plan = current_plan(desk)
+    return run(desk, command, plan.query, plan=plan)
+
+
+# -- reviewing the plan -----------------------------------------------------------------------
+
+
+def plan_(desk: "Desk", command: Command) -> Outcome:
+    text = command.text
+    word = text.split(None, 1)[0] if text.strip() else ""
+    if not word:
+        view = session_view(desk)
+        pending = "; a revision is pending: accept or reject" if view.pending else ""
+        return Outcome(command.raw, "ok", f"plan for {view.query!r} (made by {view.made_by}){pending}", view)
+    if word != "edit":
+        raise CommandError(f"plan: unknown argument {word!r} (usage: plan, or plan edit)")
+    if desk.state != "draft-plan":
+        raise PaperdeskError("plan edit changes a plan under review; this plan has been built (research "
+                             "<query> in plan mode makes a new one)")
+    if desk.session.plan_pending is not None:
+        raise PaperdeskError("plan edit is not available now: a revision is pending; accept or reject it first")
+    plan = current_plan(desk)
+    edited = text.split("\n", 1)[1] if "\n" in text else None
+    if edited is None:  # no text given: hand the faces the TOML to edit
+        return Outcome(command.raw, "ok", "the plan as TOML: edit it and run plan edit with the edited text "
+                                          "(the shell opens $EDITOR, the TUI an editor)",
+                       session_view(desk, toml=plan_edit.to_toml(plan)))
+    new = plan_edit.from_toml(edited, base=plan, **limits(desk))
+    changes = plan_edit.diff(plan, new)
+    if changes.empty:
+        return Outcome(command.raw, "ok", "plan edit: nothing changed", session_view(desk))
+    _keep(desk, command, new)
+    return Outcome(command.raw, "ok", f"plan edited: {len(changes.lines())} change(s)", session_view(desk))
+
+
+def revise(desk: "Desk", command: Command) -> Outcome:
+    plan = current_plan(desk)
+    new, changes = researcher(desk).revise(plan, command.text, _dialogue(desk))
+    if changes.empty:
+        raise PaperdeskError("that feedback changes nothing in the plan; say what to add or drop "
+                             "(e.g. revise also compare the datasets)")
+    desk.session.plan_pending = new.to_json()
+    desk.transition(command)
+    return Outcome(command.raw, "ok", f"revision proposed ({len(changes.lines())} change(s)): accept or reject",
+                   session_view(desk))
+
+
+def accept(desk: "Desk", command: Command) -> Outcome:
+    s = desk.session
+    s.plan, s.plan_pending = s.plan_pending, None
+    desk.transition(command)
+    return Outcome(command.raw, "ok", "revision accepted: it is the plan now; build runs it", session_view(desk))
+
+
+def reject(desk: "Desk", command: Command) -> Outcome:
+    desk.session.plan_pending = None
+    desk.transition(command)
+    return Outcome(command.raw, "ok", "revision rejected: the previous plan stands", session_view(desk))
+
+
+_STEP_USAGE = "step add <tool> <text> | step drop N | step edit N field=value | step move N M"
+
+
+def step(desk: "Desk", command: Command) -> Outcome:
+    words = command.text.split()
+    verb, args = (words[0].lower(), words[1:]) if words else ("", [])
+    plan = current_plan(desk)
+    lim = limits(desk)
+    if verb == "add" and len(args) >= 2:
+        new = plan_edit.add_step(plan, args[0], " ".join(args[1:]), **lim)
+    elif verb == "drop" and len(args) == 1:
+        new = plan_edit.drop_step(plan, _number(args[0]), **lim)
+    elif verb == "edit" and len(args) >= 2:
+        new = plan_edit.edit_step(plan, _number(args[0]), command.text.split(None, 2)[2], **lim)
+    elif verb == "move" and len(args) == 2:
+        new = plan_edit.move_step(plan, _number(args[0]), _number(args[1]), **lim)
+    else:
+        raise CommandError(f"step: cannot read {command.text!r} (usage: {_STEP_USAGE}; tools: {', '.join(TOOLS)})")
+    _keep(desk, command, new)
+    return Outcome(command.raw, "ok", f"step {verb}: the plan has {len(new.steps)} step(s)", session_view(desk))
+
+
+def _number(text: str) -> int:
+    if not text.isdigit():
+        raise CommandError(f"step: {text!r} is not a step number (usage: {_STEP_USAGE})")
+    return int(text)
+
+
+def abandon(desk: "Desk", command: Command) -> Outcome:
+    if desk.state != "draft-plan":
+        from paperdesk.core.handlers import new_paper
+
+        return new_paper.abandon(desk, command)
+    s = desk.session
+    query = (s.plan or {}).get("query", "")
+    s.plan, s.plan_pending, s.plan_run = None, None, None
+    desk.transition(command)
+    return Outcome(command.raw, "ok", f"abandoned: the plan for {query!r} is discarded")
+
+
+
+def run(desk: "Desk", command: Command, query: str, plan: Plan | None = None, run_id: int | None = None) -> Outcome:
+    """Plan (unless given) and run, or resume run `run_id` (handlers/plan_runs.py)."""
+    from paperdesk.core.handlers import plan_runs
+
+    return plan_runs.run(desk, command, query, plan, run_id)
