@@ -29,4 +29,7 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     **{c: {s: (None, None) for s in ALL} for c in ("help", "status", "history", "clear", "quit")},
     # "Extensions beyond the seed": dialogue | ANY | shows the current dialogue | same
     "dialogue": {s: (None, None) for s in ALL},
+    # issue 15 (dispatch15): free text, or `ask <message>` | ANY | goes to the dispatcher | as the delegated command
+    # (`ask` itself changes nothing: the command it is understood as moves the state, under its own row)
+    "ask": {s: (None, None) for s in ALL},
 }

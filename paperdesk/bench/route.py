@@ -43,7 +43,7 @@ def _default_sets() -> list[Path]:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from paperdesk.core.dispatch import Dispatcher, from_commands_module
+    from paperdesk.core.dispatch import Dispatcher, from_registry
     from paperdesk.core.dispatch.evaluate import evaluate, load_dev
     from paperdesk.core.search.embedder import Embedder
 
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     model_dir = settings["embedding.model_path"]
     embedder = Embedder(Path(model_dir) if model_dir else None, settings["embedding.batch_size"])
     start = time.perf_counter()
-    dispatcher = Dispatcher(embedder, from_commands_module())
+    dispatcher = Dispatcher(embedder, from_registry())
     dispatcher.warm()
     warm_s = time.perf_counter() - start
     note(f"models loaded and {len(dispatcher.exemplars.exemplars)} exemplars encoded in {warm_s:.1f} s")

@@ -113,10 +113,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("save", Arg.TEXT, "save [name]", "keep the draft: a final summary, or a named report",
                 (Rule(("draft-summary",), "summarized"), Rule(("draft-sem-search", "draft-research"))), "drafts:save",
                 enable_hint="there is no draft to save; summarize a paper, or run sem-search <query> or research <query>",
-                state_hints={"summarized": "the summary is already saved; improve <feedback> writes a new revision"}),
+                state_hints={"summarized": "the summary is already saved; improve <feedback> writes a new revision"},
+                delegable=True),
     CommandSpec("abandon", Arg.NONE, "abandon", "discard the draft summary (and the paper, if this summarize added it)",
                 (Rule(("draft-summary",), "initial"),), "new_paper:abandon",
-                enable_hint="abandon discards a draft summary and there is none; summarize <n> starts one"),
+                enable_hint="abandon discards a draft summary and there is none; summarize <n> starts one", delegable=True),
     CommandSpec("sem-search", Arg.QUERY, "sem-search <query>", "hybrid search of the library with a cited answer",
                 (Rule(ANY_STAR, "draft-sem-search", if_empty="initial", guards=(MODEL_REACHABLE,)),),
                 "drafts:sem_search", delegable=True),
@@ -138,9 +139,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 enter_in=("select-view", "draft-sem-search", "draft-research"), delegable=True),
     # Extension planned by the spec: undo / redo over draft revisions.
     CommandSpec("undo", Arg.NONE, "undo", "go back one draft revision", (Rule(DRAFTS),), "drafts:undo",
-                enable_hint=_NO_DRAFT),
+                enable_hint=_NO_DRAFT, delegable=True),
     CommandSpec("redo", Arg.NONE, "redo", "go forward one draft revision", (Rule(DRAFTS),), "drafts:redo",
-                enable_hint=_NO_DRAFT),
+                enable_hint=_NO_DRAFT, delegable=True),
     CommandSpec("help", Arg.TOPIC, "help [command]", "list commands, enabled or not and why", (Rule(ANY),),
                 "meta:help_", aliases=("?",), readonly=True),
     CommandSpec("status", Arg.NONE, "status", "show the workflow state, selection, results and draft",
@@ -152,6 +153,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
     # Extension (spec: "New commands"): the dialogue the dispatcher keeps since the last act.
     CommandSpec("dialogue", Arg.NONE, "dialogue", "show the current dialogue with the dispatcher",
                 (Rule(ANY),), "meta:dialogue", readonly=True),
+    # issue 15 (dispatch15): `ask <message>` hands a message to the dispatcher, like a line that is no command.
+    CommandSpec("ask", Arg.QUERY, "ask <message>", "say what you want in your own words; the desk shows what it "
+                "understood, then runs it", (Rule(ANY),), "meta:ask"),
     CommandSpec("quit", Arg.NONE, "quit", "leave paperdesk; a draft is kept and resumed next time", (Rule(ANY),),
                 "meta:quit_", aliases=("exit",)),
 )

@@ -99,10 +99,12 @@ class StatusView:
     results: int
     draft: str  # "none" or DraftView.label
     mode: str
+    dialogue: int = 0  # user messages in the dialogue since the last act
 
     def lines(self) -> list[str]:
         return [f"state: {self.state}", f"selected: {self.selected}", f"results: {self.results}",
-                f"draft: {self.draft}", f"mode: {self.mode}"]
+                f"draft: {self.draft}", f"mode: {self.mode}",
+                f"dialogue: {self.dialogue} message{'' if self.dialogue == 1 else 's'}"]
 
 
 @dataclass(frozen=True)

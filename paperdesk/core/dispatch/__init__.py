@@ -2,7 +2,7 @@
 
 Wiring for a face (Desk / TUI / shell), once the command registry lands:
 
-    catalog = from_commands_module()            # or a CommandCatalog built from the registry
+    catalog = from_registry()                   # the registry's delegable commands
     dispatcher = Dispatcher(library.embedder, catalog, backend=None)   # backend: optional model pick
     dispatcher.warm()                             # encode the exemplars in a startup worker
     dialogue = Dialogue.from_json(session_json.get("dialogue"))        # persisted with the session
@@ -24,12 +24,12 @@ Wiring for a face (Desk / TUI / shell), once the command registry lands:
 paper_ids, page); `Decision.confidence` below ~0.6 is where a face asks Enter/Esc.
 """
 
-from paperdesk.core.dispatch.catalog import CommandCatalog, CommandInfo, from_commands_module
+from paperdesk.core.dispatch.catalog import CommandCatalog, CommandInfo, from_commands_module, from_registry
 from paperdesk.core.dispatch.dialogue import Dialogue, Turn
 from paperdesk.core.dispatch.dispatcher import Dispatcher
 from paperdesk.core.dispatch.types import ACTIONS, ROUTES, Citation, Decision, DispatchContext, PaperRef
 
 __all__ = [
     "ACTIONS", "ROUTES", "Citation", "CommandCatalog", "CommandInfo", "Decision", "Dialogue", "DispatchContext",
-    "Dispatcher", "PaperRef", "Turn", "from_commands_module",
+    "Dispatcher", "PaperRef", "Turn", "from_commands_module", "from_registry",
 ]
