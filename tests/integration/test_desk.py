@@ -97,6 +97,7 @@ def test_events_and_status(make_desk):
         "results: 0",
         "draft: summary (revision 1)",
         "mode: online",
+        "dialogue: 0 messages",
     ]
 
 

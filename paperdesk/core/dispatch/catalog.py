@@ -44,11 +44,11 @@ class CommandCatalog:
 
 
 def from_registry() -> CommandCatalog:
-    """The registry's delegable commands (`CommandSpec.delegable`): what free text may run."""
-    from paperdesk.core.registry import SPECS, delegable_commands
+    """What free text may run: the registry's delegable commands, and its read-only ones (`ask status`)."""
+    from paperdesk.core.registry import SPECS, delegable_commands, readonly_commands
 
-    return CommandCatalog(CommandInfo(name, SPECS[name].arg.value, tuple(SPECS[name].aliases))
-                          for name in delegable_commands())
+    names = dict.fromkeys([*delegable_commands(), *readonly_commands()])
+    return CommandCatalog(CommandInfo(name, SPECS[name].arg.value, tuple(SPECS[name].aliases)) for name in names)
 
 
 def from_commands_module() -> CommandCatalog:

@@ -82,6 +82,17 @@ class Talk:
         ctx = session_context.from_session(d.state, d.session, d.store, d.drafts, self.dialogue)
         return self.dispatcher.decide(message, ctx)
 
+    def understands(self, line: str) -> bool:
+        """A malformed command line that is really a message: read with confidence ("summarize the second one"),
+        or words the dispatcher should ask about ("summarize that one"); "summarize banana" keeps its error."""
+        try:
+            decision = self.understand(line)
+        except Exception:  # noqa: BLE001 - no embedder, no guess: the parse error stands
+            return False
+        if decision.action == "clarify":  # "summarize that one": words, not a typo; the question helps more
+            return len(line.split()) >= 3
+        return decision.confidence >= CONFIRM_BELOW
+
     def interrupts(self, decision: Decision) -> bool:
         """Does running this decision need the desk for new work? (navigate / read-only / clarify do not)."""
         from paperdesk.core.registry import SPECS
