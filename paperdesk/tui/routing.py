@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from textual.widgets import TabbedContent
 
+from paperdesk.core.dispatch.talk import Understood
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
@@ -71,6 +72,9 @@ class OutcomeRouter:
             app.status_bar.set_activity(f"running {event.command}")
         elif isinstance(event, views.CommandFinished):
             self.finished(event.outcome)
+        elif isinstance(event, Understood):  # issue 15: a message's decision, shown before it runs
+            app.command_line.understood(f"understood as {event.line}"
+                                        + (" · interrupting the running work" if event.interrupting else ""))
 
     def results(self, view: Any) -> None:
         from paperdesk.core.registry import enter_command
@@ -155,6 +159,14 @@ class OutcomeRouter:
         app.command_finished()
         if outcome.quit:
             app.call_later(app.action_quit)
+
+    def beside(self, outcome: "Outcome") -> None:
+        """A message answered while a command runs: show it, and leave the running command alone."""
+        if outcome.view is not None:
+            self.views()[type(outcome.view)](outcome.view)
+        kind = {"ok": "info", "cancelled": "info"}.get(outcome.status, "error")
+        prefix = "" if outcome.status == "ok" else f"{outcome.status}: "
+        self.app.command_line.say(prefix + outcome.message, kind)
 
     def _help(self, view: Any) -> None:
         from paperdesk.tui.screens.help import HelpScreen

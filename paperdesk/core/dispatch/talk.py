@@ -116,9 +116,7 @@ class Talk:
             interrupt = busy and self.interrupts(decision)
             self.desk.emit(Understood(message, decision, interrupt))
             if confirm is not None and decision.action != "clarify" and not confirm(decision):
-                self.dialogue.receive(message)
-                self.dialogue.note(f"{decision.line()}: declined by the user", "refusal")
-                return self._finish(Outcome(message, "cancelled", f"not run: {decision.line()}"), message)
+                return self.decline(message, decision)
             if interrupt:
                 token = self.desk._token
                 if token is not None:
@@ -132,6 +130,12 @@ class Talk:
             elif busy and decision.action != "clarify":
                 return self._beside(message, decision)
             return self.act(message, decision)
+
+    def decline(self, message: str, decision: Decision) -> Outcome:
+        """The user said no to a decision (Esc on "understood as"): nothing runs; dialogue and history say so."""
+        self.dialogue.receive(message)
+        self.dialogue.note(f"{decision.line()}: declined by the user", "refusal")
+        return self._finish(Outcome(message, "cancelled", f"not run: {decision.line()}"), message, emit=False)
 
     def act(self, message: str, decision: Decision) -> Outcome:
         """Record the message and do what was decided (a question back, or the command through the guards)."""
@@ -147,7 +151,7 @@ class Talk:
             return self._finish(Outcome(message, "error", f"understood as `{decision.command}`, but {exc}"), message)
         refusal = self.desk.workflow.refusal(command.name, **self.desk._guard_context(command))
         if refusal is not None:
-            text = f"understood as `{decision.command}` ({decision.action}), but {refusal}; nothing ran"
+            text = f"understood as `{decision.command}`, but {refusal}; nothing ran"
             self.dialogue.note(text, "refusal")
             return self._finish(Outcome(message, "refused", text), message)
         self.dialogue.note(decision.line())
@@ -170,7 +174,7 @@ class Talk:
             return self._finish(Outcome(message, "error", f"understood as `{decision.command}`, but {exc}"), message)
         refusal = self.desk.workflow.refusal(command.name, **self.desk._guard_context(command))
         if refusal is not None:
-            text = f"understood as `{decision.command}` ({decision.action}), but {refusal}; nothing ran"
+            text = f"understood as `{decision.command}`, but {refusal}; nothing ran"
             self.dialogue.note(text, "refusal")
             return self._finish(Outcome(message, "refused", text), message, emit=False)
         self.dialogue.note(decision.line())
