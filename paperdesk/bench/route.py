@@ -151,8 +151,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         lines.append(f"  layer {k:<14} p50 {v['p50_ms']:7.2f} ms   p95 {v['p95_ms']:7.2f} ms   ({v['n']})")
     lines.append(f"  all decisions (no model) p50 {report['decision_no_model']['p50_ms']:.2f} ms   "
                  f"p95 {report['decision_no_model']['p95_ms']:.2f} ms")
-    lines.append(f"  raw embedding-model encode ({type(raw).__name__}) of the same messages, right after: p50 {raw_p50['p50_ms']:.2f} ms   "
-                 f"p95 {raw_p50['p95_ms']:.2f} ms")
+    lines.append(f"  raw embedding-model encode ({type(raw).__name__}) of the same messages, right after: "
+                 f"p50 {raw_p50['p50_ms']:.2f} ms   p95 {raw_p50['p95_ms']:.2f} ms")
     if own:
         lines.append(f"  dispatcher's own time (decision minus model encode): p50 "
                      f"{report['dispatcher_own_time']['p50_ms']:.3f} ms   p95 {report['dispatcher_own_time']['p95_ms']:.3f} ms")
