@@ -159,5 +159,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if exemplar_p50:
         lines.append(f"  exemplar-layer decision / raw encode (paired samples) at p50: "
                      f"{report['exemplar_vs_raw_encode_p50']:.3f}")
+    from paperdesk.bench.route_interrupt import measure
+
+    dispatcher.exemplars.encoder = embedder  # the interrupt runs untimed by the encoder wrapper
+    report["interrupt"], more = measure(dispatcher, settings)
+    lines += more
     emit(report, args.json, lines)
     return 0
