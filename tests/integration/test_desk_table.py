@@ -40,6 +40,7 @@ LINES = {
     "clear": "clear",
     "quit": "quit",
     "dialogue": "dialogue",
+    "ask": "ask status",  # issue 15: a message understood as a read-only command; the state stays
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],
