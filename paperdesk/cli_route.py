@@ -17,7 +17,7 @@ from paperdesk.config import Settings
 
 
 def _dispatcher(settings: Settings, use_model: bool):
-    from paperdesk.core.dispatch import Dispatcher, from_commands_module
+    from paperdesk.core.dispatch import Dispatcher, from_registry
     from paperdesk.core.search.embedder import Embedder
 
     model_dir = settings["embedding.model_path"]
@@ -27,7 +27,7 @@ def _dispatcher(settings: Settings, use_model: bool):
         from paperdesk.core.llm.factory import make_backend
 
         backend = make_backend(settings)
-    return Dispatcher(embedder, from_commands_module(), backend=backend)
+    return Dispatcher(embedder, from_registry(), backend=backend)
 
 
 def _context(settings: Settings):

@@ -17,6 +17,7 @@ from paperdesk.config import Settings
 from paperdesk.console import ProgressLine, clean_line
 from paperdesk.core.commands import command_names
 from paperdesk.core.desk import Desk
+from paperdesk.core.dispatch.talk import Understood
 from paperdesk.core.views import (
     CommandStarted,
     DraftView,
@@ -57,6 +58,10 @@ class ShellPrinter:
                 self.out.write(event.text)
                 self.out.flush()
                 self.at_line_start = event.text.endswith("\n")
+            elif isinstance(event, Understood):  # free text: what the desk understood, before it runs
+                self._line_break()
+                self.out.write(f"{event.line}{'  (interrupting)' if event.interrupting else ''}\n")
+                self.out.flush()
             elif isinstance(event, StateChanged) and event.source != event.target:
                 self._line_break()
                 self.out.write(f"[{event.command}: {event.source} -> {event.target}]\n")

@@ -48,6 +48,9 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     # issue 13 (tui13a), "Extensions beyond the seed": add, close, and the wider summarize and notes rows
     "add": {s: ("draft-summary", "draft-summary") for s in ANY_STAR},
     "close": {s: ("initial", "initial") for s in ANY_STAR},
+    # issue 15 (dispatch15): free text, or `ask <message>` | ANY | goes to the dispatcher | as the delegated command
+    # (`ask` itself changes nothing: the command it is understood as moves the state, under its own row)
+    "ask": {s: (None, None) for s in ALL},
 }
 # summarize <n|id> (library paper) | select-view, guard: no saved summary | draft-summary
 SPEC_TABLE["summarize"]["select-view"] = ("draft-summary", "draft-summary")

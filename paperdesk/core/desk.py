@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from paperdesk.config import Settings
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.commands import Command, CommandError, parse
+from paperdesk.core.commands import Command, CommandError, canonical_name, parse
 from paperdesk.core.desk_beside import BesideWork
 from paperdesk.core.desk_store import DeskStore
 from paperdesk.core.library_sync import LibraryWatch
@@ -104,6 +104,10 @@ class Desk(BesideWork):
             retry_seconds=settings["arxiv.offline_retry_seconds"],
         )
         self.session = self._resume()
+        from paperdesk.core.dispatch.talk import Talk
+
+        self.talk = Talk(self)  # free text -> the dispatcher (issue 15); holds the dialogue since the last act
+        self.answer_scope: dict[str, Any] | None = None  # a routed question's papers (direct-paper, citation)
         self.workflow: WorkflowMachine = new_workflow(self.context, listeners=[_TransitionListener(self)])
         self._refresh_downloaded()
         self._watch = LibraryWatch(self)
@@ -194,10 +198,22 @@ class Desk(BesideWork):
     # -- running commands ---------------------------------------------------------------------
 
     def run(self, line: str) -> Outcome:
-        """Parse and execute one command line; never raises for user errors."""
+        """Parse and execute one command line; never raises for user errors.
+
+        A line that does not start with a command word, or `ask <message>`, is a
+        message: it goes to the dispatcher (`self.talk`), which shows what it
+        understood and runs that through the same guards."""
+        word = line.strip().split(" ", 1)[0]
+        if word and canonical_name(word) in (None, "ask"):
+            message = line.strip()[len(word):].strip() if canonical_name(word) == "ask" else line.strip()
+            if message:
+                return self.talk.submit(message)
         try:
             command = parse(line)
         except CommandError as exc:
+            # "summarize the second one": a command word in words the parser cannot read; a sure decision runs
+            if self.talk.understands(line):
+                return self.talk.submit(line.strip())
             outcome = Outcome(line.strip(), "error", str(exc))
             self._record(outcome)
             self.emit(CommandFinished(outcome))
@@ -220,6 +236,7 @@ class Desk(BesideWork):
                 if outcome.status == "error" or outcome.status == "cancelled" and outcome.view is None:
                     self._roll_back(before, command)
             self._token = None
+            self.talk.after_command(command.name, outcome)
             self._record(outcome)
         self.emit(CommandFinished(outcome))
         return outcome
@@ -450,7 +467,11 @@ class Desk(BesideWork):
         selected = f"{paper.id}  {short_title(paper.title)}" if paper else "none"
         view = self.draft_view()
         return StatusView(self.state, selected, len(self.session.results), view.label if view else "none",
-                          self.context.mode, self.session.mode)
+                          self.context.mode, self.session.mode, self.talk.dialogue.user_messages())
+
+    def dialogue_block(self) -> str:
+        """The "User dialogue" prompt block for every agent of the cycle ("" when there is none)."""
+        return self.talk.prompt_block()
 
 
 def _names_local_file(text: str) -> bool:

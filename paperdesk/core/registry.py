@@ -122,12 +122,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("save", Arg.TEXT, "save [name]", "keep the draft: a final summary, or a named report",
                 (Rule(("draft-summary",), "summarized"), Rule(("draft-sem-search", "draft-research"))), "drafts:save",
                 enable_hint="there is no draft to save; summarize a paper, or run sem-search <query> or research <query>",
-                state_hints={"summarized": "the summary is already saved; improve <feedback> writes a new revision"}),
+                state_hints={"summarized": "the summary is already saved; improve <feedback> writes a new revision"},
+                delegable=True),
     CommandSpec("abandon", Arg.NONE, "abandon",
                 "discard the draft summary (and the paper, if this summarize or add added it), or the plan under review",
                 (Rule(("draft-summary",), "initial"), Rule(("draft-plan",), "initial")), "plans:abandon",
                 enable_hint="abandon discards a draft summary or a plan under review and there is none; "
-                            "summarize <n> or research <query> in plan mode starts one"),
+                            "summarize <n> or research <query> in plan mode starts one", delegable=True),
     CommandSpec("sem-search", Arg.QUERY, "sem-search <query>", "hybrid search of the library with a cited answer",
                 (Rule(ANY_STAR, "draft-sem-search", if_empty="initial", guards=(MODEL_REACHABLE,)),),
                 "drafts:sem_search", delegable=True),
@@ -153,9 +154,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 enter_in=("select-view", "draft-sem-search", "draft-research"), delegable=True),
     # Extension planned by the spec: undo / redo over draft revisions.
     CommandSpec("undo", Arg.NONE, "undo", "go back one draft revision", (Rule(DRAFTS),), "drafts:undo",
-                enable_hint=_NO_DRAFT),
+                enable_hint=_NO_DRAFT, delegable=True),
     CommandSpec("redo", Arg.NONE, "redo", "go forward one draft revision", (Rule(DRAFTS),), "drafts:redo",
-                enable_hint=_NO_DRAFT),
+                enable_hint=_NO_DRAFT, delegable=True),
     CommandSpec("help", Arg.TOPIC, "help [command]", "list commands, enabled or not and why", (Rule(ANY),),
                 "meta:help_", aliases=("?",), readonly=True),
     CommandSpec("status", Arg.NONE, "status", "show the workflow state, selection, results and draft",
@@ -215,6 +216,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 (Rule(("draft-plan",), "draft-research", if_empty="initial",
                       guards=(MODEL_REACHABLE, PLAN_VALID, NO_REVISION_PENDING, PLAN_ONLINE)),), "plans:build",
                 enable_hint="build runs a plan under review: mode plan, then research <query>"),
+    # issue 15 (dispatch15): `ask <message>` hands a message to the dispatcher, like a line that is no command.
+    CommandSpec("ask", Arg.QUERY, "ask <message>", "say what you want in your own words; the desk shows what it "
+                "understood, then runs it", (Rule(ANY),), "meta:ask"),
     CommandSpec("quit", Arg.NONE, "quit", "leave paperdesk; a draft is kept and resumed next time", (Rule(ANY),),
                 "meta:quit_", aliases=("exit",)),
 )

@@ -101,10 +101,12 @@ class StatusView:
     draft: str  # "none" or DraftView.label
     mode: str  # the network: "online" or "offline (<reason>)"
     research_mode: str = "agent"  # plan, agent or reader (the `mode` state variable)
+    dialogue: int = 0  # user messages in the dialogue since the last act
 
     def lines(self) -> list[str]:
         return [f"state: {self.state}", f"selected: {self.selected}", f"results: {self.results}",
-                f"draft: {self.draft}", f"mode: {self.research_mode}", f"network: {self.mode}"]
+                f"draft: {self.draft}", f"mode: {self.research_mode}", f"network: {self.mode}",
+                f"dialogue: {self.dialogue} message{'' if self.dialogue == 1 else 's'}"]
 
 
 @dataclass(frozen=True)

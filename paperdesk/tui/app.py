@@ -40,6 +40,7 @@ from paperdesk.tui.reading_actions import ReadingActions
 from paperdesk.tui.routing import OutcomeRouter
 from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.status_bar import StatusBar
+from paperdesk.tui.talk import BesideDone, Decided, TalkController, message_of
 from paperdesk.tui.themes import DEFAULT_THEME, load_themes
 from paperdesk.tui.type_to_command import Workbench
 
@@ -69,6 +70,7 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
         self._armed: str | None = None  # a line that would interrupt the running command, waiting for Enter
         self._command_worker: Worker | None = None
         self.router = OutcomeRouter(self)
+        self.talk = TalkController(self)  # free text -> the dispatcher (issue 15)
         self.keymap: dict[str, str] = {}  # binding id -> keys, as applied from the [keymap] settings
         # Chosen before the first style pass: changing the theme after mount restyles every widget.
         self.theme_notices = self._choose_theme()
@@ -235,6 +237,10 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
             return
         self.main.query_one(NotesPane).flush()  # an edit typed before this command is written before it runs
         self.command_line.input.remember(line)
+        message = message_of(line)
+        if message is not None and self.desk is not None:
+            self.talk.submit(message)  # decided in a worker, shown, then run (or confirmed first)
+            return
         if self.desk is None:
             self._pending = line
             self.command_line.say(f"{line} will run when the library is open …", "busy")
@@ -260,6 +266,24 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
             self.command_line.say(f"interrupting to run {line} …", "busy")
             return
         self._start(line)
+
+    def start_line(self, line: str) -> None:
+        self._start(line)
+
+    def interrupt_for(self, line: str, note: str) -> None:
+        """Cancel the running command; `line` runs once it has stored its partial work."""
+        self._pending = line
+        if self.desk is not None:
+            self.desk.cancel()
+        self.command_line.say(note, "busy")
+
+    @on(Decided)
+    def _decided(self, message: Decided) -> None:
+        self.talk.decided(message.message, message.decision)
+
+    @on(BesideDone)
+    def _beside_done(self, message: BesideDone) -> None:
+        self.router.beside(message.outcome)
 
     def _start(self, line: str, confirmed: bool = False) -> None:
         if not confirmed and self.desk is not None and asks_first(self.desk, line):
@@ -320,6 +344,8 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
 
     @on(Input.Submitted, "#command-input")
     def _command_submitted(self, event: Input.Submitted) -> None:
+        if not event.value.strip() and self.talk.confirm():
+            return
         event.input.value = ""
         self.submit(event.value)
 
@@ -442,6 +468,8 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
 
     def action_cancel(self) -> None:
         """Esc: stop the running command; with nothing running, go back to the command line."""
+        if self.talk.decline():  # an "understood as" waiting for Enter/Esc: dropped, nothing runs
+            return
         if self._busy and self.desk is not None:
             self._pending = None
             self.desk.cancel()

@@ -81,6 +81,7 @@ class CommandLine(Vertical):
         self._candidates = candidates
 
     def compose(self) -> ComposeResult:
+        yield Static("", id="understood")  # issue 15: what a free-text message was understood as
         yield CommandInput(self._candidates, placeholder="type a command (help lists them): find <query>, list, "
                                                          "sem-search <query> …", id="command-input")
         yield Static("", id="command-message")
@@ -94,6 +95,12 @@ class CommandLine(Vertical):
         message = self.query_one("#command-message", Static)
         message.set_classes(kind)
         message.update(Text(text))  # plain text: usage like `open <n|id> [page]` is not markup
+
+    def understood(self, text: str) -> None:
+        """Show (or with "" hide) the "understood as" line above the input."""
+        line = self.query_one("#understood", Static)
+        line.update(text)
+        line.display = bool(text)
 
     def prefill(self, text: str) -> None:
         self.input.value = text

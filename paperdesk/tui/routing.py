@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from textual.widgets import TabbedContent
 
+from paperdesk.core.dispatch.talk import Understood
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.plan import PlanPane
@@ -85,6 +86,9 @@ class OutcomeRouter:
             self._pane(PlanPane).set_offers(event.offers)
             if event.page is not None:
                 self._page(event.page)
+        elif isinstance(event, Understood):  # issue 15: a message's decision, shown before it runs
+            app.command_line.understood(f"understood as {event.line}"
+                                        + (" · interrupting the running work" if event.interrupting else ""))
 
     def results(self, view: Any) -> None:
         from paperdesk.core.registry import enter_command
@@ -237,6 +241,13 @@ class OutcomeRouter:
             self.app.command_line.say(f"{outcome.status}: {outcome.message} (the running work goes on)", "error")
         elif outcome.message:
             self.app.command_line.say(outcome.message)
+    def beside(self, outcome: "Outcome") -> None:
+        """A message answered while a command runs: show it, and leave the running command alone."""
+        if outcome.view is not None:
+            self.views()[type(outcome.view)](outcome.view)
+        kind = {"ok": "info", "cancelled": "info"}.get(outcome.status, "error")
+        prefix = "" if outcome.status == "ok" else f"{outcome.status}: "
+        self.app.command_line.say(prefix + outcome.message, kind)
 
     def _help(self, view: Any) -> None:
         from paperdesk.tui.screens.help import HelpScreen

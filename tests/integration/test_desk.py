@@ -98,6 +98,7 @@ def test_events_and_status(make_desk):
         "draft: summary (revision 1)",
         "mode: agent",
         "network: online",
+        "dialogue: 0 messages",
     ]
 
 

@@ -58,6 +58,7 @@ LINES = {
     "reject": "reject",
     "step": "step edit 1 k=3",
     "build": "build",
+    "ask": "ask status",  # issue 15: a message understood as a read-only command; the state stays
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],

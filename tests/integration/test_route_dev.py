@@ -11,7 +11,7 @@ import json
 import pytest
 
 from paperdesk.cli import main
-from paperdesk.core.dispatch import Dispatcher, from_commands_module
+from paperdesk.core.dispatch import Dispatcher, from_registry
 from paperdesk.core.dispatch.evaluate import DEV_FILE, evaluate, load_dev
 from paperdesk.core.dispatch.exemplars import load_exemplars
 
@@ -21,7 +21,7 @@ HOLDOUT = DEV_FILE.with_name("route_holdout.jsonl")
 
 @pytest.fixture(scope="module")
 def dispatcher(embedder) -> Dispatcher:
-    d = Dispatcher(embedder, from_commands_module())
+    d = Dispatcher(embedder, from_registry())
     d.warm()
     return d
 
@@ -112,7 +112,7 @@ def test_real_model_pick_is_one_of_the_candidates_or_nothing(local_backend, embe
     candidates = ["improve", "notes", "ask-simple"]
     choice = choose_intent(local_backend, "the figure part", candidates, "draft-summary")
     assert choice is None or choice in candidates
-    d = Dispatcher(embedder, from_commands_module(), backend=local_backend)
+    d = Dispatcher(embedder, from_registry(), backend=local_backend)
     decision = d.decide("erm the figure part", DispatchContext(state="draft-summary", draft_kind="summary"))
     assert decision.action in ("delegate", "answer", "clarify", "navigate")
     assert decision.stage in ("model", "exemplar", "rule", "fallback")

@@ -80,8 +80,8 @@ def test_find_summarize_improve_notes_save_list_open_summary(shell_env):
                      "check figure 2 later", "[save: draft-summary -> summarized]",
                      "[list: summarized -> select-view]", "page 1 of 4", "(revision 2, final)"]:
         assert expected in out, expected
-    assert out.rstrip().endswith(
-        "state: select-view\nselected: none\nresults: 1\ndraft: none\nmode: agent\nnetwork: online")
+    assert out.rstrip().endswith("state: select-view\nselected: none\nresults: 1\ndraft: none\nmode: agent\n"
+                                "network: online\ndialogue: 0 messages")
 
 
 def test_find_summarize_abandon_leaves_no_trace(shell_env):

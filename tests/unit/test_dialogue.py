@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from paperdesk.core.dispatch import Dialogue, DispatchContext, Dispatcher, PaperRef
-from paperdesk.core.dispatch.catalog import from_commands_module
+from paperdesk.core.dispatch.catalog import from_registry
 
 
 class NoEncoder:
@@ -83,7 +83,7 @@ def test_solicited_reply_completes_the_original_message():
     dialogue.receive("summarize that one")
     dialogue.ask("Which paper should I summarize: a number 1-5, a title or an id?")
     ctx = DispatchContext(state="select-new", results=results, results_kind="find", dialogue=dialogue)
-    d = Dispatcher(NoEncoder(), from_commands_module()).decide("the third", ctx)
+    d = Dispatcher(NoEncoder(), from_registry()).decide("the third", ctx)
     assert (d.action, d.command) == ("delegate", "summarize 3")
     assert "reply to" in d.reason and "summarize that one" in d.reason
 
@@ -93,7 +93,7 @@ def test_solicited_reply_that_stands_alone_is_taken_alone():
     dialogue.receive("do it again")
     dialogue.ask("Do what again?")
     ctx = DispatchContext(dialogue=dialogue)
-    d = Dispatcher(NoEncoder(), from_commands_module()).decide("look for papers on graph neural networks", ctx)
+    d = Dispatcher(NoEncoder(), from_registry()).decide("look for papers on graph neural networks", ctx)
     assert (d.action, d.command) == ("delegate", "find graph neural networks")
 
 

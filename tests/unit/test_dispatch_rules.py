@@ -11,7 +11,7 @@ import pytest
 
 from paperdesk.core.dispatch import Citation, DispatchContext, Dispatcher, PaperRef
 from paperdesk.core.dispatch import resolve, slots
-from paperdesk.core.dispatch.catalog import CommandCatalog, CommandInfo, from_commands_module
+from paperdesk.core.dispatch.catalog import CommandCatalog, CommandInfo, from_commands_module, from_registry
 
 LIB = [
     PaperRef("2302.07302v1", "CiteSee: Augmenting Citations in Scientific Papers with Persistent and Personalized "
@@ -32,7 +32,7 @@ class NoEncoder:
 
 @pytest.fixture
 def dispatcher() -> Dispatcher:
-    return Dispatcher(NoEncoder(), from_commands_module(), library=LIB)
+    return Dispatcher(NoEncoder(), from_registry(), library=LIB)
 
 
 def found() -> DispatchContext:

@@ -79,8 +79,10 @@ def relevant(hits: list[Hit]) -> list[Hit]:
     return [h for h in hits if (h.vector_score or 0.0) >= MIN_VECTOR or (h.vector_score is None and h.keyword_score)]
 
 
-def retrieve(library: Library, question: str, k: int = 5) -> list[Hit]:
-    """The library passages relevant to a question, best first (empty when nothing is)."""
+def retrieve(library: Library, question: str, k: int = 5, papers: list[str] | None = None) -> list[Hit]:
+    """The library passages relevant to a question, best first (empty when nothing is); `papers` narrows it."""
+    if papers:
+        return relevant(library.search(question, k=k, papers=papers))
     return relevant(library.search(question, k=k))
 
 
@@ -93,6 +95,7 @@ def write(
     on_token: Callable[[str], None] | None = None,
     cancel: CancelToken | None = None,
     max_tokens: int = 160,
+    dialogue: str = "",
     **values: str,
 ) -> AnswerResult:
     """Generate text from `hits` with prompt `template`, then ground it: every [n] checked, sentences attributed.
@@ -112,6 +115,8 @@ def write(
                         for n, h in enumerate(hits, start=1))
     lead = "" if backend.chat_template else LEAD
     prompt = render(template, sources=sources, question=question.strip(), **values).rstrip()
+    if dialogue.strip():  # the optional "User dialogue" block (issue 15): the user's words lead the task
+        prompt = f"{dialogue.strip()}\n\n{prompt}"
     if lead:
         prompt = f"{prompt} {lead}"
         on_token = _after_lead(lead, on_token)
@@ -180,10 +185,11 @@ def improve(
     on_token: Callable[[str], None] | None = None,
     cancel: CancelToken | None = None,
     max_tokens: int = 160,
+    dialogue: str = "",
 ) -> AnswerResult:
     """A new answer that follows the reader's request, from passages found for question + request."""
     hits = retrieve(library, f"{question} {feedback}", k) or retrieve(library, question, k)
-    return write(library, backend, question, hits, template, on_token, cancel, max_tokens,
+    return write(library, backend, question, hits, template, on_token, cancel, max_tokens, dialogue,
                  old=" ".join(old_text.split()) or "(none)", feedback=feedback.strip())
 
 

@@ -193,8 +193,11 @@ class Summarizer:
         sources: list[Chunk],
         on_token: Callable[[str], None] | None = None,
         cancel: CancelToken | None = None,
+        dialogue: str = "",
     ) -> SummaryResult:
-        """A new revision: each section rewritten from the current one, the feedback and `sources`."""
+        """A new revision: each section rewritten from the current one, the feedback and `sources`.
+
+        `dialogue` is the optional "User dialogue" block (issue 15), put before each section's prompt."""
         from paperdesk.core.errors import PaperdeskError
 
         paper = self.store.get_paper(paper_id)
@@ -221,6 +224,8 @@ class Summarizer:
             old = old_sections.get(heading, "")
             prompt = render("improve_section", title=paper.title, sources=source_text, section=section,
                             old=old or "(empty)", feedback=feedback.strip(), heading=heading)
+            if dialogue.strip():
+                prompt = f"{dialogue.strip()}\n\n{prompt}"
             text = self._section(heading, prompt, "Passages from", n, emit, token, timings, start,
                                  grounder, section, stats, used)
             parts.append(f"\n## {heading}\n{text or old}\n")

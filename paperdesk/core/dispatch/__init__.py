@@ -2,7 +2,7 @@
 
 Wiring for a face (Desk / TUI / shell), once the command registry lands:
 
-    catalog = from_commands_module()            # or a CommandCatalog built from the registry
+    catalog = from_registry()                   # the registry's delegable commands
     dispatcher = Dispatcher(library.embedder, catalog, backend=None)   # backend: optional model pick
     dispatcher.warm()                             # encode the exemplars in a startup worker
     dialogue = Dialogue.from_json(session_json.get("dialogue"))        # persisted with the session
@@ -24,12 +24,19 @@ Wiring for a face (Desk / TUI / shell), once the command registry lands:
 paper_ids, page); `Decision.confidence` below ~0.6 is where a face asks Enter/Esc.
 """
 
-from paperdesk.core.dispatch.catalog import CommandCatalog, CommandInfo, from_commands_module
-from paperdesk.core.dispatch.dialogue import Dialogue, Turn
-from paperdesk.core.dispatch.dispatcher import Dispatcher
-from paperdesk.core.dispatch.types import ACTIONS, ROUTES, Citation, Decision, DispatchContext, PaperRef
+# Loaded on first use: the dispatcher pulls numpy (exemplar similarity), and the Desk and the TUI import
+# this package at startup, where only the light parts (talk, dialogue, types) are needed.
+_EXPORTS = {
+    "ACTIONS": "types", "ROUTES": "types", "Citation": "types", "Decision": "types", "DispatchContext": "types",
+    "PaperRef": "types", "CommandCatalog": "catalog", "CommandInfo": "catalog", "from_commands_module": "catalog",
+    "from_registry": "catalog", "Dialogue": "dialogue", "Turn": "dialogue", "Dispatcher": "dispatcher",
+}
+__all__ = sorted(_EXPORTS)
 
-__all__ = [
-    "ACTIONS", "ROUTES", "Citation", "CommandCatalog", "CommandInfo", "Decision", "Dialogue", "DispatchContext",
-    "Dispatcher", "PaperRef", "Turn", "from_commands_module",
-]
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)

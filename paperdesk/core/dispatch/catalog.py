@@ -2,8 +2,9 @@
 
 The dispatcher only needs each command's name and the kind of argument it
 takes; it must not depend on how the registry behind the faces is built.
-`from_commands_module()` adapts today's `paperdesk.core.commands.COMMANDS`;
-a registry only has to produce the same `CommandCatalog`.
+`from_registry()` (the default) reads the commands the registry marks
+delegable, with their argument kinds; `from_commands_module()` (every
+command, delegable or not) is kept for the labelled dev set's tools.
 """
 
 from __future__ import annotations
@@ -40,6 +41,14 @@ class CommandCatalog:
 
     def names(self) -> list[str]:
         return list(self.commands)
+
+
+def from_registry() -> CommandCatalog:
+    """What free text may run: the registry's delegable commands, and its read-only ones (`ask status`)."""
+    from paperdesk.core.registry import SPECS, delegable_commands, readonly_commands
+
+    names = dict.fromkeys([*delegable_commands(), *readonly_commands()])
+    return CommandCatalog(CommandInfo(name, SPECS[name].arg.value, tuple(SPECS[name].aliases)) for name in names)
 
 
 def from_commands_module() -> CommandCatalog:

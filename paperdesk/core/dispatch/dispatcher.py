@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from paperdesk.core.dispatch import intents, resolve, router, rules, slots
-from paperdesk.core.dispatch.catalog import CommandCatalog, from_commands_module
+from paperdesk.core.dispatch.catalog import CommandCatalog, from_registry
 from paperdesk.core.dispatch.exemplars import Encoder, ExemplarIndex, IntentScores
 from paperdesk.core.dispatch.types import Decision, DispatchContext, PaperRef
 from paperdesk.core.errors import PaperdeskError
@@ -38,7 +38,7 @@ class Dispatcher:
     def __init__(self, embedder: Encoder, commands: CommandCatalog | None = None,
                  library: list[PaperRef] | None = None, backend: Any = None,
                  exemplars: list[tuple[str, str]] | None = None) -> None:
-        self.catalog = commands or from_commands_module()
+        self.catalog = commands or from_registry()
         self.library = list(library or [])
         self.exemplars = ExemplarIndex(embedder, exemplars)
         self.backend = backend

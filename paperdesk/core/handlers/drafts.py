@@ -16,7 +16,8 @@ if TYPE_CHECKING:
     from paperdesk.core.library import Hit
 
 def sem_search(desk: "Desk", command: Command) -> Outcome:
-    hits = answers.retrieve(desk.library, command.text, desk.settings["answer.k"])
+    scope = (desk.answer_scope or {}).get("paper_ids")  # a routed question that names one paper or citation
+    hits = answers.retrieve(desk.library, command.text, desk.settings["answer.k"], papers=scope)
     return _draft_from_hits(desk, command, hits, "answer", "answer", desk.settings["answer.max_tokens"])
 
 
@@ -42,7 +43,7 @@ def _draft_from_hits(desk: "Desk", command: Command, hits: list["Hit"], kind: st
         desk.transition(command, count=len(s.results))
     result = answers.write(desk.library, desk.backend, command.text, hits, template,
                            on_token=desk.token_stream(kind, command.text), cancel=desk.cancel_token,
-                           max_tokens=max_tokens)
+                           max_tokens=max_tokens, dialogue=desk.dialogue_block())
     status = "interrupted" if result.cancelled else "draft"
     revision = desk.drafts.add_draft_revision(draft_id, result.text, result.sources, status)
     if kind == "report":  # lqs = the papers the report cites
@@ -91,7 +92,7 @@ def improve(desk: "Desk", command: Command) -> Outcome:
     max_tokens = desk.settings["answer.max_tokens"] if draft.kind == "answer" else desk.settings["research.max_tokens"]
     result = answers.improve(desk.library, desk.backend, draft.query, old, command.text, k, template,
                              on_token=desk.token_stream(draft.kind, draft.query), cancel=desk.cancel_token,
-                             max_tokens=max_tokens)
+                             max_tokens=max_tokens, dialogue=desk.dialogue_block())
     status = "interrupted" if result.cancelled else "draft"
     revision = desk.drafts.add_draft_revision(draft.draft_id or 0, result.text, result.sources, status, command.text)
     return _draft_outcome(desk, command, revision.revision, result)
@@ -106,7 +107,7 @@ def _improve_summary(desk: "Desk", command: Command) -> Outcome:
     sources = desk.library.passages(command.text, k=3, papers=[paper.id])
     result = new_paper.summarizer(desk).improve(paper.id, command.text, sources,
                                                 on_token=desk.token_stream("summary", paper.title),
-                                                cancel=desk.cancel_token)
+                                                cancel=desk.cancel_token, dialogue=desk.dialogue_block())
     return new_paper.summary_outcome(desk, command, result)
 
 

@@ -1,4 +1,4 @@
-"""Commands allowed in every state: help, status, history, clear, dialogue, quit."""
+"""Commands allowed in every state: help, status, history, clear, dialogue, ask, quit."""
 
 from __future__ import annotations
 
@@ -37,6 +37,13 @@ def dialogue(desk: "Desk", command: Command) -> Outcome:
 
     turns = [(turn.role, turn.text) for turn in Dialogue.from_json(desk.session.dialogue).turns]
     return Outcome(command.raw, "ok", "" if turns else "the dialogue is empty", DialogueView(turns))
+
+
+def ask(desk: "Desk", command: Command) -> Outcome:
+    """`ask <message>`: what the dispatcher understands, without running it (Desk.run hands `ask` to the
+    dispatcher itself; this handler answers when the command is executed directly, e.g. by a script)."""
+    decision = desk.talk.understand(command.text)
+    return Outcome(command.raw, "ok", f"{decision.line()}: {decision.reason}")
 
 
 def quit_(desk: "Desk", command: Command) -> Outcome:

@@ -133,7 +133,7 @@ class Researcher:
         except CancelledError:
             raise
         except PaperdeskError as exc:
-            return self.fallback(question, f"planning failed: {exc}", on_event, cancel)
+            return self.fallback(question, f"planning failed: {exc}", on_event, cancel, dialogue=dialogue)
         plan_s = time.perf_counter() - start
         result = self.run(plan, on_event, cancel, dialogue)
         result.timings["plan_s"] = plan_s
@@ -145,36 +145,37 @@ class Researcher:
         """Validate, record a new run, execute, check, synthesize. CancelledError leaves it resumable."""
         self.validate(plan)
         run_id = self.tracker.new_run(plan)
-        return self._drive(run_id, plan, on_event, cancel)
+        return self._drive(run_id, plan, on_event, cancel, dialogue)
 
-    def resume(self, run_id: int, on_event: EventSink | None = None, cancel: CancelToken | None = None
-               ) -> ResearchResult:
+    def resume(self, run_id: int, on_event: EventSink | None = None, cancel: CancelToken | None = None,
+               dialogue: str = "") -> ResearchResult:
         """Finish a killed or cancelled run; COMPLETED steps are not run again."""
         row = self.tracker.run(run_id)
         if row.status == COMPLETED and row.report:
             raise PaperdeskError(f"research run {run_id} already finished; its report is stored")
         self.tracker.reopen(run_id)
-        return self._drive(run_id, row.plan, on_event, cancel)
+        return self._drive(run_id, row.plan, on_event, cancel, dialogue)
 
-    def _executor_for(self, on_event: EventSink | None, cancel: CancelToken) -> Executor:
+    def _executor_for(self, on_event: EventSink | None, cancel: CancelToken, dialogue: str = "") -> Executor:
         s = self.settings
         if self._executor is not None:
             self._executor.settle()  # a cancelled call of the last run may still hold the model
 
         def context(token: CancelToken) -> ToolContext:
             return ToolContext(self.library, self.backends.writer, s, token,
-                               answer_tokens=s["research.step_tokens"], k=s["answer.k"])
+                               answer_tokens=s["research.step_tokens"], k=s["answer.k"], dialogue=dialogue)
 
         self._executor = Executor(self.tracker, context, tools=self.tools, step_timeout=s["research.step_timeout"],
                                   run_timeout=s["research.run_timeout"], max_iterations=s["research.max_iterations"],
                                   on_event=on_event, cancel=cancel)
         return self._executor
 
-    def _drive(self, run_id: int, plan: Plan, on_event: EventSink | None, cancel: CancelToken | None
-               ) -> ResearchResult:
+    def _drive(self, run_id: int, plan: Plan, on_event: EventSink | None, cancel: CancelToken | None,
+               dialogue: str = "") -> ResearchResult:
+        """Steps (do), check, synthesis; `dialogue` reaches every answer prompt of the steps and the check."""
         emit = on_event or (lambda e: None)
         cancel = cancel or CancelToken()
-        executor = self._executor_for(on_event, cancel)
+        executor = self._executor_for(on_event, cancel, dialogue)
         warm = getattr(getattr(self.library, "embedder", None), "model", None)
         if warm is not None:
             warm()  # load the embedding model before any step's timeout starts counting
@@ -191,7 +192,7 @@ class Researcher:
         check_s = time.perf_counter() - start - steps_s
         if not sections and not unanswered:
             why = "; ".join(f"step {i}: {e}" for i, e in out.failed.items()) or "no step produced passages"
-            result = self.fallback(plan.query, why, on_event, cancel, plan=plan)
+            result = self.fallback(plan.query, why, on_event, cancel, plan=plan, dialogue=dialogue)
             self.tracker.finish_run(run_id, COMPLETED, result.report, result.timings, fallback=True, error=why)
             result.run_id, result.steps = run_id, self._steps(run_id, plan)
             return result
@@ -254,7 +255,7 @@ class Researcher:
                 for t in self.tracker.tasks(run_id) if t.iteration == WHOLE]
 
     def fallback(self, question: str, why: str, on_event: EventSink | None = None,
-                 cancel: CancelToken | None = None, plan: Plan | None = None) -> ResearchResult:
+                 cancel: CancelToken | None = None, plan: Plan | None = None, dialogue: str = "") -> ResearchResult:
         """Today's one-round pipeline (one search, one cited report), saying why it ran."""
         emit = on_event or (lambda e: None)
         start = time.perf_counter()
@@ -266,7 +267,7 @@ class Researcher:
         pieces: list[str] = []
         result = answers.write(self.library, self.backends.writer, question, hits, "research_report",
                                on_token=lambda t: (pieces.append(t), emit(Event("token", text=t))), cancel=cancel,
-                               max_tokens=self.settings["research.max_tokens"])
+                               max_tokens=self.settings["research.max_tokens"], dialogue=dialogue)
         if result.cancelled:
             raise CancelledError("cancelled")
         text = f"# {question}\n\n{result.text}\n\n_{note}_\n"

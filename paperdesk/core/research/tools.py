@@ -38,6 +38,7 @@ class ToolContext:
     arxiv: Any = None  # an ArxivClient, made on first use
     answer_tokens: int = 120
     k: int = 5
+    dialogue: str = ""  # the optional "User dialogue" block (issue 15) for the answer prompts
 
 
 Tool = Callable[[ToolContext, dict[str, Any], dict[str, Any]], dict[str, Any]]
@@ -149,7 +150,8 @@ def answer(ctx: ToolContext, params: dict[str, Any], inputs: dict[str, Any]) -> 
         ctx.library, question, ctx.k)
     if ctx.writer is None:
         raise PaperdeskError("no writer model is loaded; answer steps need one")
-    result = answers.write(ctx.library, ctx.writer, question, hits, cancel=ctx.cancel, max_tokens=ctx.answer_tokens)
+    result = answers.write(ctx.library, ctx.writer, question, hits, cancel=ctx.cancel, max_tokens=ctx.answer_tokens,
+                           dialogue=ctx.dialogue)
     if result.cancelled:
         from paperdesk.core.errors import CancelledError
 

@@ -1,0 +1,107 @@
+"""Free text in the TUI command line (issue 15): decide in a worker, show "understood as", then run.
+
+A line that does not start with a command word (or `ask <message>`) is a
+message. The dispatcher decides in a worker thread (it encodes the message
+with the embedder); the decision appears on the "understood as" line above the
+command line before anything runs. Below CONFIRM_BELOW it waits for Enter (run
+it) or Esc (drop it). While a command runs, a message that needs the desk for
+new work interrupts it (the partial draft is kept) and then runs; navigation,
+read-only commands and clarifying questions answer beside the running work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+from paperdesk.core.commands import canonical_name
+from paperdesk.core.dispatch.talk import CONFIRM_BELOW
+from paperdesk.core.dispatch.types import Decision
+
+if TYPE_CHECKING:
+    from paperdesk.core.views import Outcome
+    from paperdesk.tui.app import PaperDeskApp
+
+
+def message_of(line: str) -> str | None:
+    """The message a command-line entry carries, or None when it is a command."""
+    word, _, rest = line.strip().partition(" ")
+    name = canonical_name(word)
+    if name == "ask":
+        return rest.strip() or None
+    return line.strip() if name is None and line.strip() else None
+
+
+@dataclass
+class Decided(Message):
+    """The dispatcher's decision for a message (posted by the deciding worker)."""
+
+    message: str
+    decision: Decision
+
+
+@dataclass
+class BesideDone(Message):
+    """A message answered beside running work (navigation, a read-only command, a question back)."""
+
+    outcome: "Outcome"
+
+
+class TalkController:
+    def __init__(self, app: "PaperDeskApp") -> None:
+        self.app = app
+        self.awaiting: tuple[str, Decision] | None = None  # a low-confidence decision waiting for Enter/Esc
+
+    def submit(self, message: str) -> None:
+        """Decide in a worker; the answer comes back as Decided."""
+        self.awaiting = None
+        self.app.command_line.understood(f"understanding “{message}” …")
+        self.app.run_worker(lambda: self._decide(message), thread=True, group="dispatch", exit_on_error=False)
+
+    def _decide(self, message: str) -> None:
+        desk = self.app.desk
+        assert desk is not None
+        self.app.post_message(Decided(message, desk.talk.understand(message)))
+
+    def decided(self, message: str, decision: Decision) -> None:
+        if decision.action != "clarify" and decision.confidence < CONFIRM_BELOW:
+            self.awaiting = (message, decision)
+            self.app.command_line.understood(f"understood as {decision.line()} · Enter runs it, Esc cancels")
+            return
+        self.go(message, decision)
+
+    def confirm(self) -> bool:
+        """Enter on an empty command line while a decision waits: run it."""
+        if self.awaiting is None:
+            return False
+        message, decision = self.awaiting
+        self.awaiting = None
+        self.go(message, decision)
+        return True
+
+    def decline(self) -> bool:
+        """Esc while a decision waits: nothing runs; the dialogue and history say so."""
+        if self.awaiting is None:
+            return False
+        message, decision = self.awaiting
+        self.awaiting = None
+        desk = self.app.desk
+        if desk is not None:
+            desk.talk.decline(message, decision)
+        self.app.command_line.understood(f"not run: {decision.line()}")
+        return True
+
+    def go(self, message: str, decision: Decision) -> None:
+        app, desk = self.app, self.app.desk
+        assert desk is not None
+        self.app.command_line.understood(f"understood as {decision.line()}")
+        if not app.busy:
+            app.start_line(f"ask {message}")
+            return
+        if desk.talk.interrupts(decision):
+            app.interrupt_for(f"ask {message}", f"interrupting to run {decision.command} …")
+            return
+        self.app.run_worker(lambda: self.app.post_message(BesideDone(desk.talk.submit(message))), thread=True,
+                            group="dispatch", exit_on_error=False)

@@ -1,0 +1,133 @@
+"""Snapshots of free text in the workbench (issue 15): the "understood as" line above the command line.
+
+A delegated command shown before it runs, a clarifying question and its reply, a refusal explained, and a
+message that interrupts a running generation. MiniLM (shared, loaded once) routes the messages. No model
+writes here: the interruption uses FakeLLM, because what is pictured is orchestration (what was cancelled,
+kept and run next), and its text must be the same on every run.
+Regenerate only after looking at the diff: pytest tests/snapshots/test_dispatch_screens.py --snapshot-update.
+"""
+
+import shutil
+
+import pytest
+
+from fake_llm import FakeLLM
+from paperdesk.core.desk import Desk
+from paperdesk.core.session import DraftRef, Session
+from paperdesk.tui.app import PaperDeskApp
+from settings_for import settings_for as shared_settings_for
+from tui_helpers import settle, type_commands
+
+pytestmark = pytest.mark.slow
+SIZE = (120, 36)
+SUMMARY = """# Beyond Summarization: Designing AI Support for Real-World Expository Writing Tasks
+
+## Problem
+Expository writing, such as literature reviews, summarizes sources and adds new knowledge [p. 1].
+
+## Method
+The authors characterize expository writing and sketch three components of AI support [p. 2].
+
+## Results
+They argue for support in reading, synthesis and composition rather than generating whole texts.
+
+## Limitations
+It is a position paper: the design is sketched, not built or evaluated.
+"""
+
+
+def settings_for(home, api_url):  # the status bar names the model, so it is fixed
+    return shared_settings_for(home, api_url, PAPERDESK_LLM_MODEL_PATH="/models/snapshot-model.gguf")
+
+
+@pytest.fixture(scope="module")
+def library_home(tmp_path_factory, arxiv_server, embedder):
+    home = tmp_path_factory.mktemp("dispatch-snapshots") / "library"
+    desk = Desk(settings_for(home, arxiv_server.api_url), embedder=embedder)
+    for pid in ("2304.02623v1", "2302.07302v1"):
+        paper = desk.library.add_arxiv(pid, desk.arxiv).paper
+        desk.store.query("UPDATE papers SET added = ? WHERE id = ?", (1_700_000_000.0 + len(pid), paper.id))
+    desk.close()
+    return home
+
+
+@pytest.fixture
+def make_app(tmp_path, arxiv, embedder):
+    desks = []
+
+    def make(home=None, backend=None, prepare=None):
+        home = home or tmp_path / "empty"
+        if prepare is not None:  # stored before the app's Desk opens, so it resumes there
+            before = Desk(settings_for(home, arxiv.api_url), embedder=embedder)
+            prepare(before)
+            before.close()
+        desk = Desk(settings_for(home, arxiv.api_url), embedder=embedder, backend=backend)
+        desks.append(desk)
+        return PaperDeskApp(desk.settings, desk=desk, warm_up=False, cursor_blink=False)
+
+    yield make
+    for desk in desks:
+        desk.close()
+
+
+@pytest.fixture
+def home(tmp_path, library_home):
+    target = tmp_path / "home"
+    shutil.copytree(library_home, target)
+    return target
+
+
+def typed(*lines):
+    async def run(pilot):
+        await type_commands(pilot, *lines)
+    return run
+
+
+def test_a_delegated_command_is_shown_before_it_runs(snap_compare, make_app):
+    app = make_app()
+    assert snap_compare(app, terminal_size=SIZE, run_before=typed("look for new papers on expository writing"))
+    assert app.desk.state == "select-new"
+
+
+def test_a_clarifying_question(snap_compare, make_app, home):
+    app = make_app(home)
+    assert snap_compare(app, terminal_size=SIZE, run_before=typed("list", "open that one"))
+    assert app.desk.talk.dialogue.pending_question is not None
+
+
+def test_the_reply_to_a_clarifying_question(snap_compare, make_app, home):
+    app = make_app(home)
+    assert snap_compare(app, terminal_size=SIZE, run_before=typed("list", "open that one", "the second"))
+    assert app.desk.session.reader is not None and app.desk.talk.dialogue.turns[2].kind == "reply"
+
+
+def test_a_refusal_is_explained(snap_compare, make_app):
+    app = make_app()
+    assert snap_compare(app, terminal_size=SIZE, run_before=typed("ask summarize 1"))
+    assert app.desk.state == "initial"
+
+
+def test_a_message_interrupts_a_running_generation(snap_compare, make_app, home):
+    fake = FakeLLM("the evaluation compares three writing tasks with expert readers", delay=0.25)
+
+    def prepare(desk):
+        desk.store.add_revision("2304.02623v1", SUMMARY, "draft")
+        desk.drafts.save_session(Session(selected="2304.02623v1", draft=DraftRef("summary", paper_id="2304.02623v1"))
+                                 .to_json("draft-summary"))
+
+    app = make_app(home, backend=fake, prepare=prepare)
+
+    async def interrupt(pilot):
+        await settle(pilot)
+        await pilot.press(*"improve make it longer", "enter")
+        await settle(pilot, until=lambda: fake.started.is_set())
+        await pilot.press(*"focus on the evaluation", "enter")
+        await settle(pilot, until=lambda: len(pilot.app.desk.store.revisions("2304.02623v1")) == 3
+                     and not pilot.app.busy)
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=interrupt)
+    statuses = [r.status for r in app.desk.store.revisions("2304.02623v1")]
+    assert statuses[1] == "interrupted" and len(statuses) == 3
+    ran = [row[0] for row in app.desk.store.history(20)]
+    assert "improve focus on the evaluation" in ran and "focus on the evaluation" in ran
