@@ -107,7 +107,8 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
         assert desk.state == state  # resumed from the persisted session
         if command == "redo" and state in SPEC_TABLE["undo"]:
             assert desk.run("undo").ok  # so that there is something to redo
-        line = LINES[command]
+        (tmp_path / "refs.bib").write_text("@book{nothing, title = {A book with neither arXiv id nor PDF}}\n")
+        line = LINES[command].format(tmp=tmp_path)
         if (state, command) == ("select-view", "summarize"):  # guarded: only a paper with no saved summary
             line = f"summarize {desk.library.add_pdf(PAPERS / '2304.02623v1.pdf').paper.id}"
         if command == "notes" and state in VIEW_STATES:  # notes when viewing are the open paper's: open one first
@@ -116,8 +117,6 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
             assert desk.run("revise also list the methods").ok
         before = desk.status()
         out, err = io.StringIO(), io.StringIO()
-        (tmp_path / "refs.bib").write_text("@book{nothing, title = {A book with neither arXiv id nor PDF}}\n")
-        line = LINES[command].format(tmp=tmp_path)
         code = run_shell(desk.settings, stdin=io.StringIO(line + "\nstatus\n"), out=out, err=err, desk=desk)
         allowed = SPEC_TABLE[command].get(state)
         if allowed is None:

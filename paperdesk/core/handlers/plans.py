@@ -80,11 +80,8 @@ def plan_facts(desk: "Desk") -> tuple[bool, str | None, list[int]]:
 
 
 def _dialogue(desk: "Desk") -> str:
-    if not desk.session.dialogue:
-        return ""
-    from paperdesk.core.dispatch.dialogue import Dialogue
-
-    return Dialogue.from_json(desk.session.dialogue).as_prompt_block()
+    """The "User dialogue" block the dispatcher keeps (issue 15), for the planner and the run's prompts."""
+    return desk.dialogue_block()
 
 
 def plan_view(desk: "Desk", plan: Plan, pending: Plan | None = None, statuses: dict[int, tuple] | None = None,
