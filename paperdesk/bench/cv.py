@@ -14,17 +14,17 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from paperdesk.core.search.fusion import keyword_confidence
+from paperdesk.core.search.fusion import keyword_confidence, vector_confidence
 
-DEPTHS = (20, 50, 100, 200)
+DEPTHS = (50, 100, 200)  # 20 never won a fold
 ALPHAS = tuple(round(float(a), 2) for a in np.arange(0.1, 0.95, 0.1))
-GAMMAS = (0.0, 0.05, 0.1, 0.2)
+GAMMAS = (0.0, 0.1, 0.2)  # keyword-confidence shift of alpha
+BETAS = (0.0, 0.1, 0.2, 0.3)  # vector-confidence (top cosine) shift of alpha
 RRF_KS = (5, 10, 20, 40, 60, 100)
 KEYWORD_VARIANTS = {  # name: (title boost, PRF docs, PRF weight)
     "plain": (1.0, 0, 0.0),
     "title x2": (2.0, 0, 0.0),
     "prf 3x0.3": (1.0, 3, 0.3),
-    "prf 3x0.6": (1.0, 3, 0.6),
     "prf 5x0.3": (1.0, 5, 0.3),
 }
 CENTRE = 3.0  # typical keyword_confidence on SciFact dev is 2-4; alpha and gamma absorb the rest
@@ -39,11 +39,12 @@ class Setting:
     fusion: str  # "rrf", "minmax" or "zscore" (the latter two are convex)
     alpha: float = 0.0
     gamma: float = 0.0
+    beta: float = 0.0
     rrf_k: int = 0
     fill: bool = False  # convex only: exact cosines for keyword candidates the vector list missed
 
     def label(self) -> str:
-        tail = f"k={self.rrf_k}" if self.fusion == "rrf" else f"alpha={self.alpha} gamma={self.gamma} fill={self.fill}"
+        tail = f"k={self.rrf_k}" if self.fusion == "rrf" else f"alpha={self.alpha} gamma={self.gamma} beta={self.beta} fill={self.fill}"
         return f"{self.keyword} depth={self.depth} {self.fusion} {tail}"
 
 
@@ -106,17 +107,19 @@ def score_grid(keyword_runs: dict[str, dict[str, Run]], vector_runs: dict[str, R
                         for rank, (item, _) in enumerate(run, start=1):
                             fused[pos[item]] += 1.0 / (k + rank)
                     cols.setdefault(Setting(variant, depth, "rrf", rrf_k=k), []).append(ndcg10(_top10(items, fused), rel))
-                confidence = keyword_confidence(kw)
+                confidence, v_confidence = keyword_confidence(kw), vector_confidence(vec)
                 for norm in ("minmax", "zscore"):
                     k_scaled = _scaled(kw, items, norm)
                     for fill in (False, True):
                         v_scaled = _scaled(vec, items, norm, vector_fill[qid] if fill else None)
                         for alpha in ALPHAS:
                             for gamma in GAMMAS:
-                                a = min(1.0, max(0.0, alpha - gamma * (confidence - CENTRE))) if gamma else alpha
-                                fused = a * v_scaled + (1.0 - a) * k_scaled
-                                cols.setdefault(Setting(variant, depth, norm, alpha, gamma, fill=fill), []).append(
-                                    ndcg10(_top10(items, fused), rel))
+                                for beta in BETAS:
+                                    shift = beta * v_confidence - gamma * (confidence - CENTRE)
+                                    a = min(1.0, max(0.0, alpha + shift)) if shift else alpha
+                                    fused = a * v_scaled + (1.0 - a) * k_scaled
+                                    cols.setdefault(Setting(variant, depth, norm, alpha, gamma, beta, fill=fill),
+                                                    []).append(ndcg10(_top10(items, fused), rel))
             for setting, values in cols.items():
                 settings.append(setting)
                 rows.append(values)
@@ -178,8 +181,10 @@ def report(settings: list[Setting], scores: np.ndarray, keyword_only: dict[str, 
         "rrf": np.array([s.fusion == "rrf" for s in settings]),
         "convex min-max": np.array([s.fusion == "minmax" for s in settings]),
         "convex z-score": np.array([s.fusion == "zscore" for s in settings]),
-        "no query-dependent alpha": np.array([s.gamma == 0 for s in settings]),
-        "query-dependent alpha": np.array([s.gamma > 0 for s in settings]),
+        "no query-dependent alpha": np.array([s.gamma == 0 and s.beta == 0 for s in settings]),
+        "alpha by keyword confidence": np.array([s.gamma > 0 and s.beta == 0 for s in settings]),
+        "alpha by vector confidence": np.array([s.beta > 0 and s.gamma == 0 for s in settings]),
+        "alpha by both": np.array([s.beta > 0 and s.gamma > 0 for s in settings]),
         "convex, missing vector scores at the floor": np.array([s.fusion != "rrf" and not s.fill for s in settings]),
         "convex, missing vector scores filled exactly": np.array([s.fill for s in settings]),
     }

@@ -84,8 +84,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         queries = [" ".join(vocab[i] for i in rng.choice(band, size=rng.integers(3, 7))) for _ in range(args.queries)]
         qvecs = rng.standard_normal((args.queries, DIM), dtype=np.float32)
         qvecs /= np.linalg.norm(qvecs, axis=1, keepdims=True)
-        ranker = HybridRanker(keyword, vectors, lambda q: qvecs[0], settings["search.fusion"], settings["search.alpha"],
-                              settings["search.rrf_k"], pool)
+        # The configured fusion (norm, exact cosines for keyword-only hits, ...), as a user's query runs it.
+        ranker = HybridRanker.from_settings(keyword, vectors, lambda q: qvecs[0], settings)
         index, schema, matrix = keyword.index, keyword.schema, vectors.matrix
 
         def raw_tantivy(i: int, limit: int) -> list[int]:

@@ -97,9 +97,7 @@ class Library:
         self.store = Store(self.home / "library.sqlite")
         self.keyword = KeywordIndex(self.home / "index" / "keyword")
         self.vectors = VectorIndex(self.home / "index")
-        model_dir = settings["embedding.model_path"]
-        self.embedder = embedder or Embedder(Path(model_dir) if model_dir else None, settings["embedding.batch_size"],
-                                             settings["embedding.backend"])
+        self.embedder = embedder or Embedder.from_settings(settings)
         self.ranker = HybridRanker.from_settings(self.keyword, self.vectors, self.embedder.encode_query, settings)
         repair.reconcile(self)
         if reindex.needs_reindex(self.store, self.embedder):  # another backend or model made the vectors

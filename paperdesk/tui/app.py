@@ -9,6 +9,7 @@ workflow model's answer (check_action, the palette, the command line).
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,7 @@ from paperdesk.tui.type_to_command import Workbench
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
+    from paperdesk.core.preload import ModelPreload
 
 
 LIBRARY_SYNC_SECONDS = 2.0  # how often the app looks for papers other processes added (one SQLite pragma)
@@ -65,6 +67,8 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
         self.desk: Desk | None = None
         self._given_desk = desk  # tests pass one in; otherwise it opens in a worker
         self._warm_up = warm_up
+        self._preloading: threading.Thread | None = None
+        self._preload: "ModelPreload | None" = None
         self._busy = False
         self._pending: str | None = None
         self._armed: str | None = None  # a line that would interrupt the running command, waiting for Enter
@@ -122,7 +126,21 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
             for widget in self.main.query("Input, TextArea"):
                 widget.cursor_blink = False
         self.command_line.input.focus()
+        if self._warm_up and self._given_desk is None:
+            # The models start loading now, while the first screen paints and the library opens
+            # (core/preload.py): llama.cpp and ONNX Runtime load outside the GIL, so "models ready"
+            # comes close to the slowest load instead of the sum of everything.
+            self._preloading = threading.Thread(target=self._start_preload, name="paperdesk-preload", daemon=True)
+            self._preloading.start()
         self.call_after_refresh(self._painted)
+
+    def _start_preload(self) -> None:
+        try:
+            from paperdesk.core.preload import ModelPreload
+
+            self._preload = ModelPreload(self.settings)
+        except Exception:  # noqa: BLE001 - the Desk then makes its own parts and reports any error itself
+            self._preload = None
 
     def _painted(self) -> None:
         """The first screen is up; only now start the heavy imports (they would compete for the GIL)."""
@@ -164,7 +182,12 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
         from paperdesk.core.errors import PaperdeskError
 
         try:
-            desk = Desk(self.settings)
+            preload = None
+            if self._preloading is not None:
+                self._preloading.join()
+                preload = self._preload
+            desk = Desk(self.settings, backend=preload.backend if preload else None,
+                        embedder=preload.embedder if preload else None)
         except PaperdeskError as exc:
             self.post_message(DeskFailed(str(exc)))
             return

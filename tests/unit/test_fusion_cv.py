@@ -49,6 +49,41 @@ def test_query_alpha_leans_on_keywords_when_bm25_is_confident():
     assert 0.0 <= fusion.query_alpha(0.5, confident, 10.0, 0.0) <= 1.0
 
 
+def test_query_alpha_leans_on_vectors_when_the_top_cosine_is_high():
+    close = [(1, 0.85), (2, 0.6)]
+    far = [(1, 0.45), (2, 0.4)]
+    kw = [(i, 10.0 - 0.1 * i) for i in range(1, 11)]
+    assert fusion.vector_confidence(close) > 0 > fusion.vector_confidence(far)
+    assert fusion.query_alpha(0.5, kw, 0.0, 3.0, far, 0.2) < 0.5 < fusion.query_alpha(0.5, kw, 0.0, 3.0, close, 0.2)
+    assert fusion.query_alpha(0.5, kw, 0.0, 3.0, close, 0.0) == 0.5
+    assert fusion.query_alpha(0.5, kw, 0.0, 3.0, [], 0.3) == 0.5  # no vector hits: nothing to go on
+    assert fusion.query_alpha(0.9, kw, 0.0, 3.0, close, 5.0) == 1.0
+
+
+def test_the_ranker_uses_the_vector_shift_as_the_cv_grid_does(tmp_path: Path):
+    from paperdesk.core.search.hybrid import HybridRanker
+    from paperdesk.core.search.keyword import KeywordDoc, KeywordIndex
+
+    rng = np.random.default_rng(5)
+    words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta"]
+    keyword = KeywordIndex(tmp_path / "kw")
+    keyword.replace_papers({"p": [KeywordDoc(i, "p", "", "", " ".join(rng.choice(words, 12))) for i in range(40)]})
+    matrix = rng.standard_normal((40, DIM)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    vectors = VectorIndex(tmp_path / "vec")
+    vectors.set_all(range(40), matrix)
+    query = matrix[3] + 0.3 * matrix[7]
+    query /= np.linalg.norm(query)
+    ranker = HybridRanker(keyword, vectors, lambda _q: query, "convex", alpha=0.5, candidates=40, norm="zscore",
+                          alpha_beta=0.3)
+    kw, vec = keyword.search("alpha kappa", 40), vectors.search(query, 40)
+    items = np.array(sorted({i for i, _ in kw} | {i for i, _ in vec}), dtype=np.int64)
+    a = min(1.0, max(0.0, 0.5 + 0.3 * fusion.vector_confidence(vec)))
+    expected = cv._top10(items, a * cv._scaled(vec, items, "zscore") + (1 - a) * cv._scaled(kw, items, "zscore"))
+    assert [r.chunk_id for r in ranker.rank("alpha kappa", 10)] == expected
+    assert a > 0.5  # the query is close to chunk 3, so the vector side got more weight
+
+
 @pytest.mark.parametrize("norm", ["minmax", "zscore"])
 def test_cv_grid_fusion_matches_the_core_fusion(norm: str):
     rng = np.random.default_rng(3)

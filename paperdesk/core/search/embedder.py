@@ -108,8 +108,15 @@ class Embedder:
         self.requested = backend
         self._cache_dir = cache_dir
         self._model = None
+        self._lock = threading.Lock()  # a background preload and a command may ask for the model at once
         self.backend: str | None = None  # the backend actually in use, once loaded
         self.notice: str | None = None  # the one-line fallback notice, if there was one
+
+    @classmethod
+    def from_settings(cls, settings) -> "Embedder":
+        """The embedder the embedding.* settings describe (model path, batch size, backend)."""
+        model_dir = settings["embedding.model_path"]
+        return cls(Path(model_dir) if model_dir else None, settings["embedding.batch_size"], settings["embedding.backend"])
 
     @property
     def loaded(self) -> bool:
@@ -141,6 +148,12 @@ class Embedder:
     def model(self):
         """The loaded backend model (one per model directory per process); `.encode(texts)` gives unit vectors."""
         if self._model is None:
+            with self._lock:
+                self._load()
+        return self._model
+
+    def _load(self) -> None:
+        if self._model is None:
             path = self.model_dir()
             if self.expected_backend() == "onnx-int8":
                 try:
@@ -158,7 +171,6 @@ class Embedder:
                     raise ConfigError(f"config key embedding.model_path: {path} does not exist")
                 self._model = _TorchModel(_load_model(path))
                 self.backend = "torch"
-        return self._model
 
     def encode(
         self,

@@ -44,6 +44,7 @@ class HybridRanker:
         alpha_gamma: float = 0.0,
         alpha_centre: float = 3.0,
         fill_vector: bool = False,
+        alpha_beta: float = 0.0,
     ) -> None:
         if fusion_method not in FUSIONS:
             raise ValueError(f"fusion must be one of {FUSIONS}")
@@ -60,6 +61,7 @@ class HybridRanker:
         self.alpha_gamma = alpha_gamma  # 0: the same alpha for every query
         self.alpha_centre = alpha_centre
         self.fill_vector = fill_vector  # exact cosines for keyword candidates the vector top list missed
+        self.alpha_beta = alpha_beta  # 0: the vector side's confidence does not move alpha
 
     @classmethod
     def from_settings(cls, keyword: KeywordIndex, vectors: VectorIndex, encode_query: Callable[[str], np.ndarray],
@@ -68,7 +70,8 @@ class HybridRanker:
         keyword.configure(settings["search.title_boost"], settings["search.prf_docs"], settings["search.prf_weight"])
         return cls(keyword, vectors, encode_query, settings["search.fusion"], settings["search.alpha"],
                    settings["search.rrf_k"], settings["search.candidates"], settings["search.norm"],
-                   settings["search.alpha_gamma"], settings["search.alpha_centre"], settings["search.fill_vector"])
+                   settings["search.alpha_gamma"], settings["search.alpha_centre"], settings["search.fill_vector"],
+                   settings["search.alpha_beta"])
 
     def rank(
         self,
@@ -98,7 +101,7 @@ class HybridRanker:
         elif self.fusion_method == "rrf":
             fused = fusion.rrf([kw, vec], self.rrf_k)
         else:
-            alpha = fusion.query_alpha(self.alpha, kw, self.alpha_gamma, self.alpha_centre)
+            alpha = fusion.query_alpha(self.alpha, kw, self.alpha_gamma, self.alpha_centre, vec, self.alpha_beta)
             extra = None
             if self.fill_vector and vec:
                 missing = [cid for cid, _ in kw if cid not in vec_scores]

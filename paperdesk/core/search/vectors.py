@@ -17,6 +17,12 @@ import numpy as np
 from paperdesk.core.search.embedder import DIM
 
 
+def _dot(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """matrix @ query, single-threaded: BLAS's threaded matrix-vector product waits on busy cores
+    (100k x 384 on the shared 2-core machine: `@` p50 48-60 ms, einsum 23-33 ms)."""
+    return np.einsum("ij,j->i", matrix, query)
+
+
 def _atomic_save(path: Path, array: np.ndarray) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
@@ -122,10 +128,10 @@ class VectorIndex:
             rows = np.flatnonzero(np.isin(self.ids, allowed))
             if len(rows) == 0:
                 return []
-            scores = self.matrix[rows] @ q
+            scores = _dot(self.matrix[rows], q)
             ids = self.ids[rows]
         else:
-            scores = self.matrix @ q
+            scores = _dot(self.matrix, q)
             ids = self.ids
         k = min(k, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]

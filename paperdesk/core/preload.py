@@ -1,0 +1,53 @@
+"""Load the embedding model and the local LLM in the background, while the library opens.
+
+Opening the library is mostly Python imports (they hold the GIL); loading a
+GGUF is mostly llama.cpp reading and repacking weights (ctypes releases the
+GIL), and the ONNX session is built in C++. Run one after the other, "models
+ready" is the sum of all three; started together at launch it is close to the
+longest one (`paperdesk bench startup`). The parts made here are the ones the
+Desk then uses (`Desk(settings, backend=..., embedder=...)`), so nothing is
+loaded twice.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+from paperdesk.config import Settings
+from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.search.embedder import Embedder
+
+
+class ModelPreload:
+    """The embedder and backend of the coming Desk, each loading in its own daemon thread."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.embedder = Embedder.from_settings(settings)
+        self.backend: Any = None
+        try:
+            from paperdesk.core.llm.factory import make_backend
+
+            self.backend = make_backend(settings)
+        except PaperdeskError:
+            pass  # the Desk makes it again on first use and reports the same error where the user sees it
+        self._threads = [self._start(self.embedder.model, "paperdesk-preload-embedder")]
+        if self.backend is not None:
+            self._threads.append(self._start(self.backend.warm_up, "paperdesk-preload-llm"))
+
+    @staticmethod
+    def _start(load: Callable[[], Any], name: str) -> threading.Thread:
+        def run() -> None:
+            try:
+                load()
+            except Exception:  # noqa: BLE001 - warm-up calls load() again and reports the error to the user
+                pass
+
+        thread = threading.Thread(target=run, name=name, daemon=True)
+        thread.start()
+        return thread
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until both loads have finished (or failed)."""
+        for thread in self._threads:
+            thread.join(timeout)
