@@ -49,7 +49,7 @@ class Command:
 
 
 def canonical_name(word: str) -> str | None:
-    word = word.lower()
+    word = word.lower().removeprefix(":")  # `:status` is the command status (the colon is ignored), not a message
     if word in SPECS:
         return word
     return _ALIASES.get(word)

@@ -149,4 +149,4 @@ def test_the_shell_takes_a_leading_colon_and_close(make_desk):
     assert shell.run_shell(desk.settings, stdin=script, out=out, err=err, desk=desk) == 0, err.getvalue()
     text = out.getvalue()
     assert "state: summarized" in text and "[close: summarized -> initial]" in text
-    assert text.rstrip().endswith("mode: online") and "state: initial" in text.split("[close:")[1]
+    assert text.rstrip().endswith("network: online\ndialogue: 0 messages") and "state: initial" in text.split("[close:")[1]
