@@ -19,6 +19,7 @@ from paperdesk.core.commands import command_names
 from paperdesk.core.desk import Desk
 from paperdesk.core.views import (
     CommandStarted,
+    DiscussionProgress,
     DraftView,
     GenerationStarted,
     Outcome,
@@ -56,6 +57,14 @@ class ShellPrinter:
                 self.out.write(event.text)
                 self.out.flush()
                 self.at_line_start = event.text.endswith("\n")
+            elif isinstance(event, DiscussionProgress):  # issue 16: a discussion streams turn by turn
+                from paperdesk.text_discussion import discussion_text
+
+                text = discussion_text(event)
+                if text:
+                    self.out.write(text)
+                    self.out.flush()
+                    self.at_line_start = text.endswith("\n")
             elif isinstance(event, StateChanged) and event.source != event.target:
                 self._line_break()
                 self.out.write(f"[{event.command}: {event.source} -> {event.target}]\n")
@@ -159,6 +168,11 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
     readline = _setup_readline(history) if interactive else None
     for notice in desk.notices:
         printer.notice(notice)
+    from paperdesk.core.handlers.discussion import resume_notice
+
+    note = resume_notice(desk)
+    if note:
+        printer.notice(note)
     failed = False
     try:
         while True:

@@ -11,12 +11,15 @@ from paperdesk.core.views import (
     DraftView,
     HelpView,
     HistoryView,
+    MemoryView,
     NotesView,
     PageView,
     ResultsView,
     StatusView,
     View,
 )
+
+from paperdesk.text_discussion import render_memory
 
 DIM, RESET = "\033[2m", "\033[0m"
 
@@ -93,6 +96,7 @@ RENDERERS: dict[type, Callable[[Any, bool, bool], str]] = {
     StatusView: lambda v, color, streamed: "\n".join(v.lines()),
     HistoryView: lambda v, color, streamed: render_history(v),
     DialogueView: lambda v, color, streamed: render_dialogue(v),
+    MemoryView: lambda v, color, streamed: render_memory(v),
 }
 
 

@@ -5,10 +5,12 @@ None as a next state means "the same state".
 """
 
 ALL = frozenset({"initial", "select-new", "draft-summary", "summarized", "select-view", "draft-sem-search",
-                 "draft-research"})
+                 "draft-research", "draft-discussion"})
 ANY_STAR = ALL - {"draft-summary"}
-DRAFT_STATES = ("draft-summary", "summarized", "draft-sem-search", "draft-research")
-VIEW_STATES = ("select-view", "draft-sem-search", "draft-research")
+DRAFT_STATES = ("draft-summary", "summarized", "draft-sem-search", "draft-research", "draft-discussion")
+VIEW_STATES = ("select-view", "draft-sem-search", "draft-research", "draft-discussion")
+# "Extensions beyond the seed": PAPER-STATES = where a paper can be named
+PAPER_STATES = ("summarized", "select-view", "draft-sem-search", "draft-research", "draft-discussion")
 
 SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     "find": {s: ("select-new", "initial") for s in ANY_STAR},
@@ -16,7 +18,7 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     "improve": {s: (None, None) for s in DRAFT_STATES},
     "notes": {s: (None, None) for s in ("draft-summary", "summarized")},
     "save": {"draft-summary": ("summarized", "summarized"), "draft-sem-search": (None, None),
-             "draft-research": (None, None)},
+             "draft-research": (None, None), "draft-discussion": (None, None)},
     "abandon": {"draft-summary": ("initial", "initial")},
     "sem-search": {s: ("draft-sem-search", "initial") for s in ANY_STAR},
     "research": {s: ("draft-research", "initial") for s in ANY_STAR},
@@ -29,4 +31,10 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     **{c: {s: (None, None) for s in ALL} for c in ("help", "status", "history", "clear", "quit")},
     # "Extensions beyond the seed": dialogue | ANY | shows the current dialogue | same
     "dialogue": {s: (None, None) for s in ALL},
+    # issue 16 (discuss16), "Extensions beyond the seed":
+    # discuss [<n|id>] [--turns N] [--every K] | PAPER-STATES | discussion + annotated summary | draft-discussion
+    "discuss": {s: ("draft-discussion", "draft-discussion") for s in PAPER_STATES},
+    # memory [query] | ANY | shows memory-graph nodes | same
+    "memory": {s: (None, None) for s in ALL},
+    # improve / save / undo / redo in draft-discussion (DRAFT_STATES, save above); summary / open (VIEW_STATES)
 }

@@ -84,6 +84,7 @@ class Desk:
         self.drafts = DeskStore(self.library.store)
         self._backend = backend
         self._arxiv = arxiv
+        self._memory = None
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
         self._token: CancelToken | None = None
@@ -123,6 +124,15 @@ class Desk:
         return self._arxiv
 
     @property
+    def memory(self):  # type: ignore[no-untyped-def]
+        """The library's memory graph (issue 16), opened on first use."""
+        if self._memory is None:
+            from paperdesk.core.memory import MemoryGraph
+
+            self._memory = MemoryGraph.for_library(self.library)
+        return self._memory
+
+    @property
     def store(self):
         return self.library.store
 
@@ -144,6 +154,8 @@ class Desk:
             return
         self._closed = True
         self._notes_writer.shutdown(wait=True)
+        if self._memory is not None:
+            self._memory.close()
         self.library.close()
 
     # -- notes: one writer ----------------------------------------------------------------------

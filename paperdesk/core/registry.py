@@ -21,7 +21,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Callable
 
 from paperdesk.core.guards import FETCHABLE, MODEL_REACHABLE, ONLINE, Guard
-from paperdesk.core.states import ANY, ANY_STAR, DRAFTS, SAME, STATE_NAMES, VIEWERS
+from paperdesk.core.states import ANY, ANY_STAR, DRAFTS, PAPER_STATES, SAME, STATE_NAMES, VIEWERS
 
 if TYPE_CHECKING:
     from paperdesk.core.commands import Command
@@ -111,7 +111,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 enable_hint="notes belong to the paper being summarized; summarize a paper first (summarize <n>)",
                 delegable=True),
     CommandSpec("save", Arg.TEXT, "save [name]", "keep the draft: a final summary, or a named report",
-                (Rule(("draft-summary",), "summarized"), Rule(("draft-sem-search", "draft-research"))), "drafts:save",
+                (Rule(("draft-summary",), "summarized"), Rule(("draft-sem-search", "draft-research", "draft-discussion"))),
+                "drafts:save",
                 enable_hint="there is no draft to save; summarize a paper, or run sem-search <query> or research <query>",
                 state_hints={"summarized": "the summary is already saved; improve <feedback> writes a new revision"}),
     CommandSpec("abandon", Arg.NONE, "abandon", "discard the draft summary (and the paper, if this summarize added it)",
@@ -135,7 +136,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("open", Arg.REF_PAGE, "open <n|id> [page]", "read a paper's text, page by page",
                 (Rule(VIEWERS),), "viewing:open_paper",
                 enable_hint="list the library first (list), or run sem-search <query>",
-                enter_in=("select-view", "draft-sem-search", "draft-research"), delegable=True),
+                enter_in=("select-view", "draft-sem-search", "draft-research", "draft-discussion"), delegable=True),
     # Extension planned by the spec: undo / redo over draft revisions.
     CommandSpec("undo", Arg.NONE, "undo", "go back one draft revision", (Rule(DRAFTS),), "drafts:undo",
                 enable_hint=_NO_DRAFT),
@@ -152,6 +153,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
     # Extension (spec: "New commands"): the dialogue the dispatcher keeps since the last act.
     CommandSpec("dialogue", Arg.NONE, "dialogue", "show the current dialogue with the dispatcher",
                 (Rule(ANY),), "meta:dialogue", readonly=True),
+    # issue 16 (discuss16): discuss a paper (student, teacher, observer) and the memory graph the agents keep.
+    CommandSpec("discuss", Arg.TEXT, "discuss [<n|id>] [--turns N] [--every K] [--resume]",
+                "a student/teacher discussion of a paper, with an observer and an annotated summary",
+                (Rule(PAPER_STATES, "draft-discussion", guards=(MODEL_REACHABLE,)),), "discussion:discuss",
+                enable_hint="pick a paper first: list, then discuss <n> (or open <n> and discuss)",
+                delegable=True),
+    CommandSpec("memory", Arg.TEXT, "memory [query]",
+                "search the memory graph the discussions keep (newest nodes without a query)",
+                (Rule(ANY),), "discussion:memory", readonly=True, delegable=True),
     CommandSpec("quit", Arg.NONE, "quit", "leave paperdesk; a draft is kept and resumed next time", (Rule(ANY),),
                 "meta:quit_", aliases=("exit",)),
 )

@@ -16,7 +16,7 @@ from paperdesk.core.discussion.observer import Observer, render_markdown
 from paperdesk.core.discussion.outline import Outline, build_outline
 from paperdesk.core.discussion.remember import earlier_questions, remember_turn
 from paperdesk.core.discussion.store import DiscussionStore, UnknownDiscussionError
-from paperdesk.core.discussion.student import Student
+from paperdesk.core.discussion.student import Student, Topic
 from paperdesk.core.discussion.teacher import Teacher
 from paperdesk.core.discussion.types import DiscussionResult, Event, Turn
 from paperdesk.core.errors import CancelledError, InvalidIdError
@@ -91,6 +91,55 @@ class Discussion:
         self.store.set_status(discussion_id, "running")
         return self._loop(discussion_id, outline, student, teacher, done, row["turns"], row["every"],
                           dict(state.get("timings", {})), on_event, cancel)
+
+    def follow_up(self, discussion_id: int, question: str, on_event: EventCallback | None = None,
+                  cancel: CancelToken | None = None) -> DiscussionResult:
+        """One more turn on a question of the reader's (`improve` in draft-discussion), then a new summary.
+
+        The teacher answers `question` from the paper like any turn; the turn is stored and the annotated
+        summary is rewritten over all turns. A cancelled follow-up stores nothing new.
+        """
+        row = self.store.get(discussion_id)
+        paper = self.library.get(row["paper_id"])
+        done = self.store.turns(discussion_id)
+        outline = build_outline(self.library.store, paper.id, paper.title)
+        state = row["state"]
+        student = Student(outline, self.backend, self.question_tokens, state.get("student"))
+        teacher = self._teacher(outline, state.get("teacher"))
+        timings = dict(state.get("timings", {}))
+        emit = on_event or (lambda event: None)
+        n, total = len(done) + 1, len(done) + 1
+        topic = Topic("follow-up", question.strip(), origin="reader")
+        emit(Event("question", discussion_id, n, total, "student", question, topic.to_json()))
+        t0 = time.perf_counter()
+        answer = teacher.answer(question, topic, discussion_id,
+                                lambda text: emit(Event("token", discussion_id, n, total, "teacher", text)), cancel)
+        if answer.cancelled:
+            raise CancelledError("cancelled")
+        timings["teacher_s"] = timings.get("teacher_s", 0.0) + time.perf_counter() - t0
+        emit(Event("answer", discussion_id, n, total, "teacher", answer.text, {"citations": answer.citations}))
+        turn = Turn(n, topic.to_json(), question, answer.text, answer.citations, answer.sections, answer.pages,
+                    answer.literature, round(answer.cited_share, 3), True, None,
+                    {"teacher_s": round(time.perf_counter() - t0, 3)})
+        if self.memory is not None:
+            remember_turn(self.memory, outline, discussion_id, turn, self.library)
+        done.append(turn)
+        summary = Observer(outline, self.library.embedder.encode).summary(done)
+        self.store.add_turn(discussion_id, turn, _state(student, teacher, timings))
+        self.store.finish(discussion_id, summary, _state(student, teacher, timings))
+        result = DiscussionResult(discussion_id, paper.id, paper.title, "finished", row["turns"], row["every"], done,
+                                  summary, timings)
+        emit(Event("summary", discussion_id, n, total, "observer", self.markdown(result), {"summary": summary}))
+        return result
+
+    def transcript(self, result: DiscussionResult) -> str:
+        """The finished turns of an interrupted discussion as markdown (its draft until it is resumed)."""
+        lines = [f"# Discussion of {result.title} ({result.paper_id}), interrupted after turn "
+                 f"{len(result.turns)} of {result.total}", ""]
+        for t in result.turns:
+            lines += [f"## Turn {t.n}", f"**Q:** {t.question}", f"**A:** {t.answer}", ""]
+        lines.append("`discuss --resume` continues it from the next turn.")
+        return "\n".join(lines) + "\n"
 
     def markdown(self, result: DiscussionResult) -> str:
         """The annotated summary as a markdown draft."""
