@@ -26,6 +26,7 @@ from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
 from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, WorkerFailed
 from paperdesk.tui.palette import WorkflowCommands
+from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
@@ -80,6 +81,8 @@ class PaperDeskApp(App):
                     yield Lazy(ReaderPane(lambda: self.desk.library if self.desk else None, id="reader"))
                 with TabPane("Reports · F6", id="tab-reports"):
                     yield Lazy(ReportsPane(id="reports"))
+                with TabPane("Discussion · F7", id="tab-discussion"):
+                    yield Lazy(DiscussionPane(id="discussion"))
         yield CommandLine(self.completion_candidates, id="command-line")
         yield StatusBar(id="status-bar")
         yield Footer()
@@ -154,7 +157,7 @@ class PaperDeskApp(App):
 
     @on(DeskReady)
     def _desk_ready(self, message: DeskReady) -> None:
-        if not (self.main.query(ReaderPane) and self.main.query(ReportsPane)):
+        if not (self.main.query(ReaderPane) and self.main.query(ReportsPane) and self.main.query(DiscussionPane)):
             self.set_timer(0.02, lambda: self._desk_ready(message))  # lazy panes mount a frame after the first paint
             return
         desk = self.desk = message.desk
@@ -170,6 +173,8 @@ class PaperDeskApp(App):
         if self._pending:
             line, self._pending = self._pending, None
             self._start(line)
+        elif self.router.unfinished_discussion(desk):  # a discussion was killed or interrupted: go on with it
+            self._start("discuss --resume")
 
     @on(DeskFailed)
     def _desk_failed(self, message: DeskFailed) -> None:
@@ -326,12 +331,22 @@ class PaperDeskApp(App):
     def action_focus_pane(self, name: str) -> None:
         if self.screen is not self.main:  # a modal is open; its keys come first
             return
-        tabs = {"draft": "tab-draft", "reader": "tab-reader", "reports": "tab-reports"}
+        tabs = {"draft": "tab-draft", "reader": "tab-reader", "reports": "tab-reports",
+                "discussion": "tab-discussion"}
         if name in tabs:
             self.main.query_one(TabbedContent).active = tabs[name]
         target = {"results": "#results-table", "notes": "#notes-text", "draft": "#draft-scroll",
-                  "reader": "#reader-scroll", "reports": "#reports-list"}[name]
+                  "reader": "#reader-scroll", "reports": "#reports-list", "discussion": "#discussion-scroll"}[name]
         self.main.query_one(target).focus()
+
+    def action_memory(self) -> None:
+        """F8: the Memory screen (search as you type; Enter on a cited fact opens its page in the Reader)."""
+        if self.screen is not self.main:
+            return
+        if self.desk is None:
+            self.command_line.say("the library is still opening; the memory graph in a moment", "busy")
+            return
+        self.router.memory_screen("")
 
     def action_focus_command(self) -> None:
         self.command_line.input.focus()

@@ -21,6 +21,9 @@ APP_BINDINGS: list[Binding] = [
     Binding("f4", "focus_pane('notes')", "Notes pane", id="focus_notes", show=False, priority=True),
     Binding("f5", "focus_pane('reader')", "Reader pane", id="focus_reader", show=False, priority=True),
     Binding("f6", "focus_pane('reports')", "Reports pane", id="focus_reports", show=False, priority=True),
+    # issue 16 (discuss16): the Discussion pane and the Memory screen
+    Binding("f7", "focus_pane('discussion')", "Discussion pane", id="focus_discussion", show=False, priority=True),
+    Binding("f8", "memory", "Memory", id="memory", show=False, priority=True),
     Binding("rightsquarebracket", "page(1)", "Next page", id="next_page", key_display="]", show=False),
     Binding("leftsquarebracket", "page(-1)", "Prev page", id="prev_page", key_display="[", show=False),
     Binding("o", "open_selected", "Open", id="open"),
