@@ -154,8 +154,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("dialogue", Arg.NONE, "dialogue", "show the current dialogue with the dispatcher",
                 (Rule(ANY),), "meta:dialogue", readonly=True),
     # issue 16 (discuss16): discuss a paper (student, teacher, observer) and the memory graph the agents keep.
-    CommandSpec("discuss", Arg.TEXT, "discuss [<n|id>] [--turns N] [--every K] [--resume]",
-                "a student/teacher discussion of a paper, with an observer and an annotated summary",
+    CommandSpec("discuss", Arg.TEXT, "discuss [<n|id>] [options]",
+                "student/teacher/observer discussion, annotated summary (--turns N --every K --resume)",
                 (Rule(PAPER_STATES, "draft-discussion", guards=(MODEL_REACHABLE,)),), "discussion:discuss",
                 enable_hint="pick a paper first: list, then discuss <n> (or open <n> and discuss)",
                 delegable=True),

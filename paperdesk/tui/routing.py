@@ -41,6 +41,7 @@ class OutcomeRouter:
             self._pane(DraftPane).show(view)
             if view.kind == "discussion" and view.revision is not None:
                 self._pane(DiscussionPane).show_summary(view)
+                self._tab("tab-discussion")
         reader = desk.session.reader
         if reader is not None:  # the last page read, behind the draft
             self._pane(ReaderPane).load_page(reader[0], reader[1], reveal=False)

@@ -137,7 +137,7 @@ class Discussion:
         lines = [f"# Discussion of {result.title} ({result.paper_id}), interrupted after turn "
                  f"{len(result.turns)} of {result.total}", ""]
         for t in result.turns:
-            lines += [f"## Turn {t.n}", f"**Q:** {t.question}", f"**A:** {t.answer}", ""]
+            lines += [f"## Turn {t.n}", f"**Q:** {t.question}", "", f"**A:** {t.answer}", ""]
         lines.append("`discuss --resume` continues it from the next turn.")
         return "\n".join(lines) + "\n"
 

@@ -102,7 +102,6 @@ class DiscussionPane(Vertical):
             self.title = view.title
         self._header(f"revision {view.revision} · {view.status}" if view.revision is not None else "")
         self._dirty = True
-        self._flush()
 
     def progress_line(self) -> str:
         """What the status bar shows while the discussion runs: "turn 4/10 · teacher answering"."""
@@ -121,13 +120,13 @@ class DiscussionPane(Vertical):
                                           self.title, where, state, extra) if p)
         self.query_one("#discussion-header", Label).update(text)
 
-    def _flush(self) -> None:
+    async def _flush(self) -> None:
         if not self._dirty:
             return
         self._dirty = False
-        self.query_one("#discussion-body", Markdown).update(self.markdown)
+        await self.query_one("#discussion-body", Markdown).update(self.markdown)  # laid out before we scroll
         scroll = self.query_one("#discussion-scroll", VerticalScroll)
         if self.running:
-            scroll.scroll_end(animate=False)
+            self.call_after_refresh(scroll.scroll_end, animate=False)
         else:
-            scroll.scroll_home(animate=False)
+            self.call_after_refresh(scroll.scroll_home, animate=False)
