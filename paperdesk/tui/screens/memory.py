@@ -119,6 +119,8 @@ class MemoryScreen(ModalScreen["tuple[str, int, str] | None"]):
         facts.add_options([Option(f"{o.text}  [{o.source or 'no source'}]" + ("  ↵ open" if o.paper_id and o.page
                                                                               else ""), id=str(n))
                            for n, o in enumerate(entity.observations)])
+        if entity.observations:
+            facts.highlighted = 0  # Enter on the facts works at once, without a first arrow key
         touching = [r for r in (self.graph.relations if self.graph else [])
                     if entity.name.lower() in (r.source.lower(), r.target.lower())]
         relations.update("\n".join(f"{r.source} --{r.type}--> {r.target}" for r in touching[:12])
