@@ -67,7 +67,8 @@ class DiscussionPane(Vertical):
         if kind == "start":
             resumed = int(event.data.get("resumed_after") or 0)
             if event.discussion_id != self.discussion_id or not resumed:
-                self.blocks, self.summary = [], ""
+                self.blocks = []
+            self.summary = ""
             self.discussion_id, self.title, self.total = event.discussion_id, event.data.get("title", ""), event.total
             self.turn, self.answer, self.running = resumed, "", True
             if resumed and not self.blocks:
@@ -97,7 +98,9 @@ class DiscussionPane(Vertical):
         """A stored discussion draft (a finished run, undo/redo, or a resumed session)."""
         self.running = False
         self.answer = ""
-        self.summary = view.text
+        # an interrupted discussion's draft is its transcript: the pane already shows those turns, if it ran here
+        if view.status != "interrupted" or not self.blocks:
+            self.summary = view.text
         if not self.blocks:
             self.title = view.title
         self._header(f"revision {view.revision} · {view.status}" if view.revision is not None else "")
