@@ -22,6 +22,7 @@ from paperdesk.core.discussion.types import DiscussionResult, Event, Turn
 from paperdesk.core.errors import CancelledError, InvalidIdError
 from paperdesk.core.library import Library
 from paperdesk.core.llm.backend import Backend
+from paperdesk.core.llm.prompt_cache import enable_prompt_cache
 
 EventCallback = Callable[[Event], None]
 ROLES = ("student", "teacher", "observer", "memory")
@@ -40,13 +41,15 @@ class Discussion:
     """`Discussion(library, backend, memory).run(paper, turns, every, on_event, cancel)`; see the package doc."""
 
     def __init__(self, library: Library, backend: Backend, memory=None, arxiv=None,  # type: ignore[no-untyped-def]
-                 question_tokens: int = 28, answer_tokens: int = 100, store: DiscussionStore | None = None) -> None:
+                 question_tokens: int = 28, answer_tokens: int = 100, store: DiscussionStore | None = None,
+                 prompt_cache: bool = True) -> None:
         self.library = library
         self.backend = backend
         self.memory = memory
         self.arxiv = arxiv
         self.question_tokens = question_tokens
         self.answer_tokens = answer_tokens
+        self.prompt_cache = prompt_cache  # False only to measure what the cache saves (bench discuss --baseline)
         self.store = store or DiscussionStore(library.store.path)
 
     def close(self) -> None:
@@ -154,6 +157,8 @@ class Discussion:
               every: int, timings: dict[str, float], on_event: EventCallback | None,
               cancel: CancelToken | None) -> DiscussionResult:
         emit = on_event or (lambda event: None)
+        if self.prompt_cache:
+            enable_prompt_cache(self.backend)  # student and teacher prompts alternate: keep both few-shot prefixes
         observer = Observer(outline, self.library.embedder.encode)
         began = time.perf_counter()
         base_total = timings.get("total_s", 0.0)
