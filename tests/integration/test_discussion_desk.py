@@ -154,3 +154,42 @@ def test_a_restarted_shell_says_the_discussion_is_unfinished(make_desk, tmp_home
     assert "(resumed after turn 1)" in text and "[turn 1/2]" not in text and "[turn 2/2] Student:" in text
     assert "## Turn 1:" in text and "## Turn 2:" in text
     assert resume_notice(again) is None
+
+
+def test_kill_9_mid_discussion_and_the_next_desk_resumes_it(make_desk, tmp_home):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from paperdesk.core.handlers.discussion import unfinished_discussion
+
+    first = make_desk()
+    first.library.add_pdf(PAPERS / "2304.02623v1.pdf")
+    first.close()
+    worker = Path(__file__).with_name("desk_discuss_worker.py")
+    env = {**os.environ, "PAPERDESK_HOME": str(tmp_home), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, str(worker), "3"], stdout=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 300
+    line = ""
+    while time.monotonic() < deadline and not line.startswith("stored 1"):
+        line = proc.stdout.readline().strip()
+        assert line or proc.poll() is None, "the worker ended before storing a turn"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert line == "stored 1"
+    desk = make_desk()
+    assert desk.state == "draft-discussion"  # entered as the discussion started, so a kill leaves it there
+    did = unfinished_discussion(desk)
+    assert did is not None
+    store = DiscussionStore(desk.store.path)
+    done = len(store.turns(did))
+    assert 1 <= done < 3
+    outcome = desk.run("discuss --resume")
+    assert outcome.ok, outcome.message
+    assert [t.n for t in store.turns(did)] == [1, 2, 3] and store.get(did)["status"] == "finished"
+    assert outcome.view.kind == "discussion" and "## Turn 3:" in outcome.view.text
+    store.close()

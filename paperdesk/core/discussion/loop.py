@@ -112,7 +112,7 @@ class Discussion:
         timings = dict(state.get("timings", {}))
         emit = on_event or (lambda event: None)
         n, total = len(done) + 1, len(done) + 1
-        topic = Topic("follow-up", question.strip(), origin="reader")
+        topic = Topic("overview", outline.title, origin="reader")  # the reader's question: no term or section to force
         emit(Event("question", discussion_id, n, total, "student", question, topic.to_json()))
         t0 = time.perf_counter()
         answer = teacher.answer(question, topic, discussion_id,

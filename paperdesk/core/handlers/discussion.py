@@ -90,7 +90,8 @@ def _paper(desk: "Desk", args: DiscussArgs) -> "Paper | None":
 
 def discuss(desk: "Desk", command: Command) -> Outcome:
     args = parse_discuss(command.text)
-    paper = _paper(desk, args)
+    # --resume without a paper: the session's discussion, else the newest unfinished one (not the selection's)
+    paper = None if args.resume and args.ref is None else _paper(desk, args)
     if paper is None and not args.resume:
         raise CommandError("discuss: which paper? name one (discuss <n|id>), or open one in the reader first")
     discussion = discussion_for(desk)
@@ -108,7 +109,8 @@ def discuss(desk: "Desk", command: Command) -> Outcome:
             did = _resumable(desk, discussion, paper)
             result = discussion.resume(did, on_event, desk.cancel_token)
         else:
-            result = discussion.run(paper.id, args.turns, args.every, on_event, desk.cancel_token)  # type: ignore[union-attr]
+            assert paper is not None
+            result = discussion.run(paper.id, args.turns, args.every, on_event, desk.cancel_token)
         return _finish(desk, command, discussion, result)
     finally:
         discussion.close()

@@ -110,7 +110,8 @@ class DiscussionPane(Vertical):
         """What the status bar shows while the discussion runs: "turn 4/10 · teacher answering"."""
         if not self.total:
             return "discussion starting …"
-        who = "teacher answering" if self.answer or (self.blocks and "**Student:**" in self.blocks[-1]) else "student asking"
+        asked = self.answer or (self.blocks and "**Student:**" in self.blocks[-1])
+        who = "teacher answering" if asked else "student asking"
         return f"turn {self.turn}/{self.total} · {who} · Esc stops"
 
     def _header(self, extra: str = "") -> None:
