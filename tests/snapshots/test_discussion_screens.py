@@ -142,7 +142,7 @@ def test_memory_screen(snap_compare, home, arxiv, embedder):
         for box in pilot.app.screen.query("Input"):
             box.cursor_blink = False
         await pilot.press(*"expository")
-        await settle(pilot, until=lambda: "of 3 node" in str(pilot.app.screen.query_one("#memory-count").render()))
+        await settle(pilot, until=lambda: "matching 'expository'" in str(pilot.app.screen.query_one("#memory-count").render()))
         await pilot.pause(0.3)
 
     assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=run)
