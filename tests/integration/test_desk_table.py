@@ -40,6 +40,8 @@ LINES = {
     "clear": "clear",
     "quit": "quit",
     "dialogue": "dialogue",
+    "discuss": "discuss 2302.07302v1 --turns 1",  # issue 16
+    "memory": "memory citations",
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],
@@ -49,6 +51,7 @@ PATHS = {  # how each state is reached from the base library (CiteSee, with a sa
     "select-view": ["list"],
     "draft-sem-search": ["sem-search how do readers keep track of citations", "improve shorter"],
     "draft-research": ["research citations in scientific papers", "improve shorter"],
+    "draft-discussion": ["list", "discuss 1 --turns 2 --every 2", "improve what does the study measure"],
 }
 
 
