@@ -15,6 +15,7 @@ from paperdesk.tui.panes.reader import ReaderPane
 from tui_helpers import desk_events, settle, type_commands
 
 pytestmark = pytest.mark.slow
+WAIT = 900.0  # seconds a model step may take on a loaded machine before the test gives up (not a timing assert)
 
 
 def _record_activity(app) -> list[str]:
@@ -36,7 +37,9 @@ async def test_discuss_streams_into_the_pane_and_the_memory_screen_opens_a_cited
         await settle(pilot)
         app.desk.library.add_pdf(PAPERS / "2304.02623v1.pdf")
         activity = _record_activity(app)
-        await type_commands(pilot, "list", "discuss 1 --turns 2 --every 1")
+        await type_commands(pilot, "list")
+        await pilot.press(*"discuss 1 --turns 2 --every 1", "enter")
+        await settle(pilot, timeout=WAIT)
         outcome = desk_events(messages, CommandFinished)[-1].outcome
         assert outcome.status == "ok", outcome.message
         assert app.desk.state == "draft-discussion"
@@ -83,7 +86,7 @@ async def test_esc_interrupts_and_the_next_start_resumes_from_the_last_finished_
         await type_commands(pilot, "list")
         await pilot.press(*"discuss 1 --turns 3 --every 3", "enter")
         pane = app.main.query_one(DiscussionPane)
-        await settle(pilot, until=lambda: pane.turn >= 2)  # turn 1 is stored once turn 2 is asked
+        await settle(pilot, until=lambda: pane.turn >= 2, timeout=WAIT)  # turn 1 is stored once turn 2 is asked
         await pilot.press("escape")
         await settle(pilot)
         outcome = desk_events(messages, CommandFinished)[-1].outcome
@@ -98,7 +101,7 @@ async def test_esc_interrupts_and_the_next_start_resumes_from_the_last_finished_
     again = workbench()  # the TUI on start continues the unfinished discussion
     async with again.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        await settle(pilot, until=lambda: store.get(did)["status"] == "finished" and not again.busy)
+        await settle(pilot, until=lambda: store.get(did)["status"] == "finished" and not again.busy, timeout=WAIT)
         pane = again.main.query_one(DiscussionPane)
         assert pane.blocks[0] == f"*resumed after turn {done} of 3*"
         assert "## Turn 3:" in pane.summary and again.desk.state == "draft-discussion"
