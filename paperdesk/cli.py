@@ -138,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", type=Path, nargs="?", help="PDF to discuss (default: tests/fixtures/papers/2302.07302v1.pdf)")
     p.add_argument("--turns", type=int, default=10)
     p.add_argument("--every", type=int, default=3)
+    p.add_argument("--baseline", action="store_true", help="first the same run without the prompt-prefix cache")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("plan", help="research planner: valid-plan rate, share by model, acceptable share, time")
     p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the dev set")

@@ -20,6 +20,7 @@ from paperdesk.core.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
 from paperdesk.core.views import (
     CommandStarted,
+    DiscussionProgress,
     DraftView,
     GenerationStarted,
     Outcome,
@@ -62,6 +63,14 @@ class ShellPrinter:
                 self._line_break()
                 self.out.write(f"{event.line}{'  (interrupting)' if event.interrupting else ''}\n")
                 self.out.flush()
+            elif isinstance(event, DiscussionProgress):  # issue 16: a discussion streams turn by turn
+                from paperdesk.text_discussion import discussion_text
+
+                text = discussion_text(event)
+                if text:
+                    self.out.write(text)
+                    self.out.flush()
+                    self.at_line_start = text.endswith("\n")
             elif isinstance(event, StateChanged) and event.source != event.target:
                 self._line_break()
                 self.out.write(f"[{event.command}: {event.source} -> {event.target}]\n")
@@ -165,6 +174,11 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
     readline = _setup_readline(history) if interactive else None
     for notice in desk.notices:
         printer.notice(notice)
+    from paperdesk.core.handlers.discussion import resume_notice
+
+    note = resume_notice(desk)
+    if note:
+        printer.notice(note)
     failed = False
     try:
         while True:

@@ -13,6 +13,7 @@ from paperdesk.core.views import (
     HelpView,
     HistoryView,
     LinesView,
+    MemoryView,
     NotesView,
     PageView,
     PlanView,
@@ -20,6 +21,8 @@ from paperdesk.core.views import (
     StatusView,
     View,
 )
+
+from paperdesk.text_discussion import render_memory
 
 DIM, RESET = "\033[2m", "\033[0m"
 
@@ -138,6 +141,7 @@ RENDERERS: dict[type, Callable[[Any, bool, bool], str]] = {
     HistoryView: lambda v, color, streamed: render_history(v),
     DialogueView: lambda v, color, streamed: render_dialogue(v),
     PlanView: lambda v, color, streamed: render_plan(v, color),
+    MemoryView: lambda v, color, streamed: render_memory(v),
 }
 
 

@@ -5,10 +5,12 @@ None as a next state means "the same state".
 """
 
 ALL = frozenset({"initial", "select-new", "draft-summary", "summarized", "select-view", "draft-sem-search",
-                 "draft-research", "draft-plan"})
+                 "draft-research", "draft-plan", "draft-discussion"})
 ANY_STAR = ALL - {"draft-summary"}
-DRAFT_STATES = ("draft-summary", "summarized", "draft-sem-search", "draft-research")
-VIEW_STATES = ("select-view", "draft-sem-search", "draft-research")
+DRAFT_STATES = ("draft-summary", "summarized", "draft-sem-search", "draft-research", "draft-discussion")
+VIEW_STATES = ("select-view", "draft-sem-search", "draft-research", "draft-discussion")
+# "Extensions beyond the seed": PAPER-STATES = where a paper can be named
+PAPER_STATES = ("summarized", "select-view", "draft-sem-search", "draft-research", "draft-discussion")
 
 SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     "find": {s: ("select-new", "initial") for s in ANY_STAR},
@@ -16,7 +18,7 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     "improve": {s: (None, None) for s in DRAFT_STATES},
     "notes": {s: (None, None) for s in ("draft-summary", "summarized")},
     "save": {"draft-summary": ("summarized", "summarized"), "draft-sem-search": (None, None),
-             "draft-research": (None, None)},
+             "draft-research": (None, None), "draft-discussion": (None, None)},
     "abandon": {"draft-summary": ("initial", "initial"), "draft-plan": ("initial", "initial")},
     "sem-search": {s: ("draft-sem-search", "initial") for s in ANY_STAR},
     "research": {s: ("draft-research", "initial") for s in ANY_STAR},
@@ -51,6 +53,12 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     # issue 15 (dispatch15): free text, or `ask <message>` | ANY | goes to the dispatcher | as the delegated command
     # (`ask` itself changes nothing: the command it is understood as moves the state, under its own row)
     "ask": {s: (None, None) for s in ALL},
+    # issue 16 (discuss16), "Extensions beyond the seed":
+    # discuss [<n|id>] [--turns N] [--every K] | PAPER-STATES | discussion + annotated summary | draft-discussion
+    "discuss": {s: ("draft-discussion", "draft-discussion") for s in PAPER_STATES},
+    # memory [query] | ANY | shows memory-graph nodes | same
+    "memory": {s: (None, None) for s in ALL},
+    # improve / save / undo / redo in draft-discussion (DRAFT_STATES, save above); summary / open (VIEW_STATES)
 }
 # summarize <n|id> (library paper) | select-view, guard: no saved summary | draft-summary
 SPEC_TABLE["summarize"]["select-view"] = ("draft-summary", "draft-summary")

@@ -7,6 +7,8 @@ retrieval, generation, grounding; observer: insights and the summary; memory:
 graph writes), the total (goal: at most 4 minutes on 2 cores), the share of
 the teacher's sentences that carry a checked citation, and the machine's load
 average before and after, so a reader can tell whether other work inflated it.
+`--baseline` first runs the same discussion without the prompt-prefix cache
+(llm/prompt_cache.py) in the same process, and prints the ratio.
 """
 
 from __future__ import annotations
@@ -42,12 +44,19 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         backend = make_backend(settings)
         load_s, _ = timed(lambda: getattr(backend, "llama", lambda: None)())
         memory = MemoryGraph.for_library(library)
-        discussion = Discussion(library, backend, memory)
 
         def progress(event: Event) -> None:
             if event.kind == "turn":
                 note(f"turn {event.turn}/{event.total} stored")
 
+        baseline = None
+        if getattr(args, "baseline", False):  # the same run without the prompt-prefix cache, first
+            note("baseline: the same discussion without the prompt-prefix cache")
+            before = Discussion(library, backend, memory, prompt_cache=False)
+            baseline = before.run(added.paper.id, args.turns, args.every, on_event=progress).timings
+            before.close()
+            memory.delete_entities([e.name for e in memory.export().entities])  # the measured run starts empty too
+        discussion = Discussion(library, backend, memory)
         result = discussion.run(added.paper.id, args.turns, args.every, on_event=progress)
         entities = memory.count()
         memory.close()
@@ -67,6 +76,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         "cited_share": round(cited / len(parts), 3) if parts else 0.0,
         "questions_phrased_by_model": sum(1 for x in result.turns if x.phrased),
         "memory_entities": entities,
+        "prompt_cache": True,
+        **({f"baseline_{k}": round(v, 1) for k, v in baseline.items()} if baseline else {}),
         "load_average_before": [round(x, 1) for x in load_before],
         "load_average_after": [round(x, 1) for x in load_after],
     }
@@ -84,5 +95,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         f"load average before {report['load_average_before']}, after {report['load_average_after']} "
         f"(above {report['cores']} means other work shared these cores and inflated the times)",
     ]
+    if baseline:
+        lines.insert(-2, "same run without the prompt-prefix cache (baseline): " + ", ".join(
+            f"{role} {baseline.get(role + '_s', 0.0):.1f} s" for role in ("student", "teacher", "observer", "memory",
+                                                                           "total")) +
+            f" -> {t['total_s'] / max(baseline.get('total_s', 0.0), 1e-9):.2f}x")
     emit(report, args.json, lines)
     return 0

@@ -87,6 +87,7 @@ class Desk(BesideWork):
         self.drafts = DeskStore(self.library.store)
         self._backend = backend
         self._arxiv = arxiv
+        self._memory = None
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
         self._token: CancelToken | None = None
@@ -131,6 +132,15 @@ class Desk(BesideWork):
         return self._arxiv
 
     @property
+    def memory(self):  # type: ignore[no-untyped-def]
+        """The library's memory graph (issue 16), opened on first use."""
+        if self._memory is None:
+            from paperdesk.core.memory import MemoryGraph
+
+            self._memory = MemoryGraph.for_library(self.library)
+        return self._memory
+
+    @property
     def store(self):
         return self.library.store
 
@@ -155,6 +165,8 @@ class Desk(BesideWork):
         tracker = getattr(self, "_plan_tracker", None)  # issue 14: the research tracker's own connection
         if tracker is not None:
             tracker.close()
+        if self._memory is not None:
+            self._memory.close()
         self.library.close()
 
     # -- notes: one writer ----------------------------------------------------------------------

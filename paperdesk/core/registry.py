@@ -120,7 +120,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 enable_hint="notes belong to a paper: summarize <n>, list, or open <n> one first",
                 delegable=True),
     CommandSpec("save", Arg.TEXT, "save [name]", "keep the draft: a final summary, or a named report",
-                (Rule(("draft-summary",), "summarized"), Rule(("draft-sem-search", "draft-research"))), "drafts:save",
+                (Rule(("draft-summary",), "summarized"), Rule(("draft-sem-search", "draft-research", "draft-discussion"))),
+                "drafts:save",
                 enable_hint="there is no draft to save; summarize a paper, or run sem-search <query> or research <query>",
                 state_hints={"summarized": "the summary is already saved; improve <feedback> writes a new revision"},
                 delegable=True),
@@ -151,7 +152,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "read a paper's text, page by page (--external: in the system's PDF viewer)",
                 (Rule(VIEWERS),), "viewing:open_paper",
                 enable_hint="list the library first (list), or run sem-search <query>",
-                enter_in=("select-view", "draft-sem-search", "draft-research"), delegable=True),
+                enter_in=("select-view", "draft-sem-search", "draft-research", "draft-discussion"), delegable=True),
     # Extension planned by the spec: undo / redo over draft revisions.
     CommandSpec("undo", Arg.NONE, "undo", "go back one draft revision", (Rule(DRAFTS),), "drafts:undo",
                 enable_hint=_NO_DRAFT, delegable=True),
@@ -219,6 +220,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
     # issue 15 (dispatch15): `ask <message>` hands a message to the dispatcher, like a line that is no command.
     CommandSpec("ask", Arg.QUERY, "ask <message>", "say what you want in your own words; the desk shows what it "
                 "understood, then runs it", (Rule(ANY),), "meta:ask"),
+    # issue 16 (discuss16): discuss a paper (student, teacher, observer) and the memory graph the agents keep.
+    CommandSpec("discuss", Arg.TEXT, "discuss [<n|id>] [options]",
+                "student/teacher/observer discussion, annotated summary (--turns N --every K --resume)",
+                (Rule(PAPER_STATES, "draft-discussion", guards=(MODEL_REACHABLE,)),), "discussion:discuss",
+                enable_hint="pick a paper first: list, then discuss <n> (or open <n> and discuss)",
+                delegable=True),
+    CommandSpec("memory", Arg.TEXT, "memory [query]",
+                "search the memory graph the discussions keep (newest nodes without a query)",
+                (Rule(ANY),), "discussion:memory", readonly=True, delegable=True),
     CommandSpec("quit", Arg.NONE, "quit", "leave paperdesk; a draft is kept and resumed next time", (Rule(ANY),),
                 "meta:quit_", aliases=("exit",)),
 )

@@ -54,6 +54,7 @@ class DraftRef:
     query: str = ""
     base_revision: int | None = None  # summary: the revision that was current before this summarize
     added_paper: bool = False  # summary: this summarize added the paper (abandon removes it)
+    discussion_id: int | None = None  # discussion: its row in the discussions table (resume continues it)
 
 
 @dataclass

@@ -30,13 +30,15 @@ STATES: tuple[StateInfo, ...] = (
     StateInfo("draft-sem-search", "semantic-search", True, "hybrid search with a cited answer draft"),
     StateInfo("draft-research", "research", True, "research report draft"),
     StateInfo("draft-plan", "research", True, "a research plan is under review; nothing has run yet"),
+    StateInfo("draft-discussion", "discussion", True,
+              "a finished (or interrupted) discussion and its annotated summary"),
 )
 STATE_NAMES: tuple[str, ...] = tuple(s.name for s in STATES)
 STATE_BY_NAME: dict[str, StateInfo] = {s.name: s for s in STATES}
 
 ANY = STATE_NAMES
 ANY_STAR = tuple(s for s in STATE_NAMES if not STATE_BY_NAME[s].blocks)  # every state a user may leave freely
-DRAFTS = ("draft-summary", "summarized", "draft-sem-search", "draft-research")
-VIEWERS = ("select-view", "draft-sem-search", "draft-research")
-# issue 13 (tui13a): the states where a paper can be named (spec "Extensions beyond the seed": PAPER-STATES)
-PAPER_STATES = ("summarized", "select-view", "draft-sem-search", "draft-research")
+DRAFTS = ("draft-summary", "summarized", "draft-sem-search", "draft-research", "draft-discussion")
+VIEWERS = ("select-view", "draft-sem-search", "draft-research", "draft-discussion")
+# Where a paper can be named (spec "Extensions beyond the seed"); discuss16 appends draft-discussion.
+PAPER_STATES = ("summarized", "select-view", "draft-sem-search", "draft-research", "draft-discussion")

@@ -160,11 +160,21 @@ class PlanView:
         return bool(self.diff)
 
 
+# issue 16 (discuss16): the memory graph's nodes, as `memory [query]` shows them.
+@dataclass(frozen=True)
+class MemoryView:
+    """Memory-graph entities matching a query (newest first without one), with the relations touching them."""
+
+    query: str
+    entities: list[Any]  # memory.types.Entity, each with its sourced observations
+    relations: list[Any]  # memory.types.Relation
+    total: int = 0  # entities in the whole graph
+
 
 View = (ResultsView | DraftView | PageView | NotesView | HelpView | StatusView | HistoryView | DialogueView
-        | LinesView | PlanView)
+        | LinesView | PlanView | MemoryView)
 VIEWS: tuple[type, ...] = (ResultsView, DraftView, PageView, NotesView, HelpView, StatusView, HistoryView,
-                           DialogueView, LinesView, PlanView)
+                           DialogueView, LinesView, PlanView, MemoryView)
 
 
 @dataclass
@@ -222,6 +232,20 @@ class StateChanged:
 @dataclass(frozen=True)
 class ResultsChanged:
     view: ResultsView
+
+
+@dataclass(frozen=True)
+class DiscussionProgress:
+    """One step of a running discussion (issue 16): kind is the discussion Event's (start, question, token,
+    answer, insight, turn, summary, done, interrupted); `turn` of `total` is the turn in progress."""
+
+    kind: str
+    discussion_id: int
+    turn: int
+    total: int
+    role: str = ""
+    text: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
 from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, ReadonlyAnswered, WorkerFailed
 from paperdesk.tui.palette import WorkflowCommands
+from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.plan import PlanPane
@@ -100,6 +101,8 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
                     yield Lazy(ReportsPane(id="reports"))
                 with TabPane("Plan · F7", id="tab-plan"):  # issue 14
                     yield PlanPane(id="plan")
+                with TabPane("Discussion · F8", id="tab-discussion"):
+                    yield Lazy(DiscussionPane(id="discussion"))
         yield CommandLine(self.completion_candidates, id="command-line")
         yield StatusBar(id="status-bar")
         yield Footer()
@@ -195,7 +198,7 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
 
     @on(DeskReady)
     def _desk_ready(self, message: DeskReady) -> None:
-        if not (self.main.query(ReaderPane) and self.main.query(ReportsPane)):
+        if not (self.main.query(ReaderPane) and self.main.query(ReportsPane) and self.main.query(DiscussionPane)):
             self.set_timer(0.02, lambda: self._desk_ready(message))  # lazy panes mount a frame after the first paint
             return
         desk = self.desk = message.desk
@@ -212,6 +215,8 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
         if self._pending:
             line, self._pending = self._pending, None
             self._start(line)
+        elif self.router.unfinished_discussion(desk):  # a discussion was killed or interrupted: go on with it
+            self._start("discuss --resume")
 
     @work(thread=True, group="library-sync", exclusive=True, exit_on_error=False)
     def sync_library(self) -> None:
@@ -472,13 +477,24 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
     def action_focus_pane(self, name: str) -> None:
         if self.screen is not self.main:  # a modal is open; its keys come first
             return
-        tabs = {"draft": "tab-draft", "reader": "tab-reader", "reports": "tab-reports", "plan": "tab-plan"}
+        tabs = {"draft": "tab-draft", "reader": "tab-reader", "reports": "tab-reports", "plan": "tab-plan",
+                "discussion": "tab-discussion"}
         self.reveal(name)  # narrow: the pane takes the screen
         if name in tabs:
             self.main.query_one(TabbedContent).active = tabs[name]
         target = {"results": "#results-table", "notes": "#notes-text", "draft": "#draft-scroll",
-                  "reader": "#reader-scroll", "reports": "#reports-list", "plan": "#plan"}[name]
+                  "reader": "#reader-scroll", "reports": "#reports-list", "plan": "#plan",
+                  "discussion": "#discussion-scroll"}[name]
         self.main.query_one(target).focus()
+
+    def action_memory(self) -> None:
+        """F10: the Memory screen (search as you type; Enter on a cited fact opens its page in the Reader)."""
+        if self.screen is not self.main:
+            return
+        if self.desk is None:
+            self.command_line.say("the library is still opening; the memory graph in a moment", "busy")
+            return
+        self.router.memory_screen("")
 
     def action_focus_command(self) -> None:
         self.command_line.input.focus()

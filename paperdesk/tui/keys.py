@@ -24,6 +24,9 @@ APP_BINDINGS: list[Binding] = [
     Binding("f5", "focus_pane('reader')", "Reader pane", id="focus_reader", show=False, priority=True),
     Binding("f6", "focus_pane('reports')", "Reports pane", id="focus_reports", show=False, priority=True),
     Binding("f7", "focus_pane('plan')", "Plan pane", id="focus_plan", show=False, priority=True),  # issue 14
+    # issue 16 (discuss16): the Discussion pane and the Memory screen
+    Binding("f8", "focus_pane('discussion')", "Discussion pane", id="focus_discussion", show=False, priority=True),
+    Binding("f10", "memory", "Memory", id="memory", show=False, priority=True),
     Binding("rightsquarebracket", "page(1)", "Next page", id="next_page", key_display="]", show=False),
     Binding("leftsquarebracket", "page(-1)", "Prev page", id="prev_page", key_display="[", show=False),
     # Not single letters: a printable key typed in a pane goes to the command line (type_to_command.py).

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from textual.widgets import TabbedContent
 
 from paperdesk.core.dispatch.talk import Understood
+from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.plan import PlanPane
@@ -42,6 +43,9 @@ class OutcomeRouter:
         view = desk.draft_view()
         if view is not None:
             self._pane(DraftPane).show(view)
+            if view.kind == "discussion" and view.revision is not None:
+                self._pane(DiscussionPane).show_summary(view)
+                self._tab("tab-discussion")
         reader = desk.session.reader
         if reader is not None:  # the last page read, behind the draft
             self._pane(ReaderPane).load_page(reader[0], reader[1], reveal=False)
@@ -72,6 +76,14 @@ class OutcomeRouter:
             self.sync()
         elif isinstance(event, views.ResultsChanged):
             self.results(event.view)
+        elif isinstance(event, views.DiscussionProgress):  # issue 16: turn by turn, "turn 4/10" in the status bar
+            pane = self._pane(DiscussionPane)
+            pane.event(event)
+            if event.kind == "start":
+                self._tab("tab-discussion")
+            if event.kind in ("start", "question", "answer", "insight") or (
+                    event.kind == "token" and len(pane.answer) < 40):
+                app.status_bar.set_activity(pane.progress_line())
         elif isinstance(event, views.CommandStarted):
             app.status_bar.set_activity(f"running {event.command}")
         elif isinstance(event, views.CommandFinished):
@@ -162,6 +174,7 @@ class OutcomeRouter:
             views.DialogueView: lambda view: self._text("Dialogue (Esc closes)", view),
             views.LinesView: lambda view: self._text(f"{view.title} (Esc closes)", view),
             views.PlanView: self._plan,
+            views.MemoryView: lambda view: self.memory_screen(view.query, view),
         }
 
     # -- issue 14: the Plan pane ----------------------------------------------------------------------
@@ -200,7 +213,38 @@ class OutcomeRouter:
 
     def _draft(self, view: Any) -> None:
         self._pane(DraftPane).show(view)
+        if view.kind == "discussion":  # the annotated summary belongs in the Discussion pane
+            self._pane(DiscussionPane).show_summary(view)
+            self._tab("tab-discussion")
+            return
         self._tab("tab-draft")
+
+    # -- issue 16: the memory graph and unfinished discussions -------------------------------------
+
+    def memory_screen(self, query: str, view: Any = None) -> None:
+        """The Memory screen over the desk's graph; a fact's page, when chosen, opens in the Reader."""
+        from paperdesk.core.memory.types import Graph
+        from paperdesk.tui.screens.memory import MemoryScreen
+
+        desk = self.app.desk
+        if desk is None:
+            return
+
+        def search(text: str) -> tuple[Graph, int]:
+            return desk.memory.search_nodes(text, k=30), desk.memory.count()
+
+        graph = Graph(list(view.entities), list(view.relations)) if view is not None else None
+
+        def opened(choice: tuple[str, int, str] | None) -> None:
+            if choice is not None:
+                self._pane(ReaderPane).load_page(choice[0], choice[1], choice[2])
+
+        self.app.push_screen(MemoryScreen(search, query, graph, view.total if view is not None else 0), opened)
+
+    def unfinished_discussion(self, desk: "Desk") -> int | None:
+        from paperdesk.core.handlers.discussion import unfinished_discussion
+
+        return unfinished_discussion(desk)
 
     def _page(self, view: Any) -> None:
         self._pane(ReaderPane).show_page(view.paper_id, view.title, view.page, view.pages, view.text, view.highlight)

@@ -59,6 +59,8 @@ LINES = {
     "step": "step edit 1 k=3",
     "build": "build",
     "ask": "ask status",  # issue 15: a message understood as a read-only command; the state stays
+    "discuss": "discuss 2302.07302v1 --turns 1",  # issue 16
+    "memory": "memory citations",
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
     "initial": [],
@@ -69,6 +71,7 @@ PATHS = {  # how each state is reached from the base library (CiteSee, with a sa
     "draft-sem-search": ["sem-search how do readers keep track of citations", "improve shorter"],
     "draft-research": ["research citations in scientific papers", "improve shorter"],
     "draft-plan": ["mode plan", "research citations in scientific papers", "mode agent"],  # issue 14
+    "draft-discussion": ["list", "discuss 1 --turns 2 --every 2", "improve what does the study measure"],
 }
 
 

@@ -34,12 +34,13 @@ def test_the_machine_has_one_event_per_declared_command():
 def test_enter_command_palette_and_completion_lists_come_from_the_registry():
     assert {s: registry.enter_command(s) for s in STATE_NAMES} == {
         "initial": None, "select-new": "summarize", "draft-summary": None, "summarized": None,
-        "select-view": "open", "draft-sem-search": "open", "draft-research": "open", "draft-plan": None}
+        "select-view": "open", "draft-sem-search": "open", "draft-research": "open", "draft-plan": None,
+        "draft-discussion": "open"}
     assert registry.paper_commands() == ["summarize", "summary", "open", "remove"]
     assert "quit" not in registry.delegable_commands() and "sem-search" in registry.delegable_commands()
     assert {c.name for c in COMMANDS if not c.arg.needs_input} == {
         "notes", "save", "abandon", "list", "undo", "redo", "help", "status", "history", "clear", "dialogue", "quit",
-        "close", "mode", "plan", "accept", "reject", "build"}  # issue 14
+        "close", "mode", "plan", "accept", "reject", "build", "discuss", "memory"}  # issues 13, 14, 16
 
 
 def test_dialogue_is_declared_once_and_runs_in_every_state():

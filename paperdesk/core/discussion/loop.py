@@ -16,12 +16,13 @@ from paperdesk.core.discussion.observer import Observer, render_markdown
 from paperdesk.core.discussion.outline import Outline, build_outline
 from paperdesk.core.discussion.remember import earlier_questions, remember_turn
 from paperdesk.core.discussion.store import DiscussionStore, UnknownDiscussionError
-from paperdesk.core.discussion.student import Student
+from paperdesk.core.discussion.student import Student, Topic
 from paperdesk.core.discussion.teacher import Teacher
 from paperdesk.core.discussion.types import DiscussionResult, Event, Turn
 from paperdesk.core.errors import CancelledError, InvalidIdError
 from paperdesk.core.library import Library
 from paperdesk.core.llm.backend import Backend
+from paperdesk.core.llm.prompt_cache import enable_prompt_cache
 
 EventCallback = Callable[[Event], None]
 ROLES = ("student", "teacher", "observer", "memory")
@@ -40,13 +41,15 @@ class Discussion:
     """`Discussion(library, backend, memory).run(paper, turns, every, on_event, cancel)`; see the package doc."""
 
     def __init__(self, library: Library, backend: Backend, memory=None, arxiv=None,  # type: ignore[no-untyped-def]
-                 question_tokens: int = 28, answer_tokens: int = 100, store: DiscussionStore | None = None) -> None:
+                 question_tokens: int = 28, answer_tokens: int = 100, store: DiscussionStore | None = None,
+                 prompt_cache: bool = True) -> None:
         self.library = library
         self.backend = backend
         self.memory = memory
         self.arxiv = arxiv
         self.question_tokens = question_tokens
         self.answer_tokens = answer_tokens
+        self.prompt_cache = prompt_cache  # False only to measure what the cache saves (bench discuss --baseline)
         self.store = store or DiscussionStore(library.store.path)
 
     def close(self) -> None:
@@ -92,6 +95,55 @@ class Discussion:
         return self._loop(discussion_id, outline, student, teacher, done, row["turns"], row["every"],
                           dict(state.get("timings", {})), on_event, cancel)
 
+    def follow_up(self, discussion_id: int, question: str, on_event: EventCallback | None = None,
+                  cancel: CancelToken | None = None) -> DiscussionResult:
+        """One more turn on a question of the reader's (`improve` in draft-discussion), then a new summary.
+
+        The teacher answers `question` from the paper like any turn; the turn is stored and the annotated
+        summary is rewritten over all turns. A cancelled follow-up stores nothing new.
+        """
+        row = self.store.get(discussion_id)
+        paper = self.library.get(row["paper_id"])
+        done = self.store.turns(discussion_id)
+        outline = build_outline(self.library.store, paper.id, paper.title)
+        state = row["state"]
+        student = Student(outline, self.backend, self.question_tokens, state.get("student"))
+        teacher = self._teacher(outline, state.get("teacher"))
+        timings = dict(state.get("timings", {}))
+        emit = on_event or (lambda event: None)
+        n, total = len(done) + 1, len(done) + 1
+        topic = Topic("overview", outline.title, origin="reader")  # the reader's question: no term or section to force
+        emit(Event("question", discussion_id, n, total, "student", question, topic.to_json()))
+        t0 = time.perf_counter()
+        answer = teacher.answer(question, topic, discussion_id,
+                                lambda text: emit(Event("token", discussion_id, n, total, "teacher", text)), cancel)
+        if answer.cancelled:
+            raise CancelledError("cancelled")
+        timings["teacher_s"] = timings.get("teacher_s", 0.0) + time.perf_counter() - t0
+        emit(Event("answer", discussion_id, n, total, "teacher", answer.text, {"citations": answer.citations}))
+        turn = Turn(n, topic.to_json(), question, answer.text, answer.citations, answer.sections, answer.pages,
+                    answer.literature, round(answer.cited_share, 3), True, None,
+                    {"teacher_s": round(time.perf_counter() - t0, 3)})
+        if self.memory is not None:
+            remember_turn(self.memory, outline, discussion_id, turn, self.library)
+        done.append(turn)
+        summary = Observer(outline, self.library.embedder.encode).summary(done)
+        self.store.add_turn(discussion_id, turn, _state(student, teacher, timings))
+        self.store.finish(discussion_id, summary, _state(student, teacher, timings))
+        result = DiscussionResult(discussion_id, paper.id, paper.title, "finished", row["turns"], row["every"], done,
+                                  summary, timings)
+        emit(Event("summary", discussion_id, n, total, "observer", self.markdown(result), {"summary": summary}))
+        return result
+
+    def transcript(self, result: DiscussionResult) -> str:
+        """The finished turns of an interrupted discussion as markdown (its draft until it is resumed)."""
+        lines = [f"# Discussion of {result.title} ({result.paper_id}), interrupted after turn "
+                 f"{len(result.turns)} of {result.total}", ""]
+        for t in result.turns:
+            lines += [f"## Turn {t.n}", f"**Q:** {t.question}", "", f"**A:** {t.answer}", ""]
+        lines.append("`discuss --resume` continues it from the next turn.")
+        return "\n".join(lines) + "\n"
+
     def markdown(self, result: DiscussionResult) -> str:
         """The annotated summary as a markdown draft."""
         return render_markdown(result.title, result.paper_id, result.summary)
@@ -105,6 +157,8 @@ class Discussion:
               every: int, timings: dict[str, float], on_event: EventCallback | None,
               cancel: CancelToken | None) -> DiscussionResult:
         emit = on_event or (lambda event: None)
+        if self.prompt_cache:
+            enable_prompt_cache(self.backend)  # student and teacher prompts alternate: keep both few-shot prefixes
         observer = Observer(outline, self.library.embedder.encode)
         began = time.perf_counter()
         base_total = timings.get("total_s", 0.0)

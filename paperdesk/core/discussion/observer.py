@@ -153,7 +153,9 @@ def render_markdown(title: str, paper_id: str, summary: Sequence[dict[str, Any]]
         lines += [
             f"## Turn {e['turn']}: {e['function']}",
             f"**Q:** {e['question']}",
+            "",
             f"**A:** {e['answer']}",
+            "",
             f"- Paper context: {where}{pages}",
             f"- Literature: {', '.join(e['literature']) or 'none'}",
             f"- Main terms: {', '.join(e['terms']) or 'none'}",

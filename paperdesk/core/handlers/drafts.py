@@ -85,6 +85,10 @@ def improve(desk: "Desk", command: Command) -> Outcome:
         raise PaperdeskError("there is no draft to improve; summarize <n>, sem-search or research writes one")
     if draft.kind == "summary":
         return _improve_summary(desk, command)
+    if draft.kind == "discussion":  # issue 16: the feedback becomes one more turn of the discussion
+        from paperdesk.core.handlers.discussion import improve as improve_discussion
+
+        return improve_discussion(desk, command)
     current = desk.drafts.current_draft(draft.draft_id or 0)
     old = current.text if current else ""
     template = "improve_answer"
