@@ -63,7 +63,6 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
 # summarize <n|id> (library paper) | select-view, guard: no saved summary | draft-summary
 SPEC_TABLE["summarize"]["select-view"] = ("draft-summary", "draft-summary")
 # notes [text] (viewing) | PAPER-STATES | same
-PAPER_STATES = ("summarized", "select-view", "draft-sem-search", "draft-research")
 SPEC_TABLE["notes"].update({s: (None, None) for s in PAPER_STATES})
 # issue 14: the facts a cell needs for the guards of the spec's row to pass (sent to WorkflowContext).
 GUARD_FACTS: dict[str, dict[str, object]] = {"accept": {"plan_pending": True}, "reject": {"plan_pending": True}}
