@@ -30,7 +30,7 @@ LINES = {
     "save": "save",
     "abandon": "abandon",
     "sem-search": "sem-search how do readers keep track of citations",
-    "research": "research citations in scientific papers",
+    "research": "research how do readers keep track of citations",
     "list": "list",
     "summary": "summary 1",
     "open": "open 1 2",
@@ -69,8 +69,8 @@ PATHS = {  # how each state is reached from the base library (CiteSee, with a sa
     "summarized": ["find expository writing", "summarize 1", "improve mention the interviews", "save"],
     "select-view": ["list"],
     "draft-sem-search": ["sem-search how do readers keep track of citations", "improve shorter"],
-    "draft-research": ["research citations in scientific papers", "improve shorter"],
-    "draft-plan": ["mode plan", "research citations in scientific papers", "mode agent"],  # issue 14
+    "draft-research": ["research how do readers keep track of citations", "improve shorter"],
+    "draft-plan": ["mode plan", "research how do readers keep track of citations", "mode agent"],  # issue 14
     "draft-discussion": ["list", "discuss 1 --turns 2 --every 2", "improve what does the study measure"],
 }
 
