@@ -38,6 +38,9 @@ def outcomes(messages):
     return [e.outcome for e in desk_events(messages, CommandFinished)]
 
 
+@pytest.mark.xfail(reason="on an idle machine the 2-step build can finish (1.2 s) before Esc lands, so the outcome "
+                          "is ok, not cancelled; the test needs a step that waits; open for issue 14's follow-up",
+                   strict=False)
 async def test_plan_mode_review_with_the_pane_keys_build_escape_resume(workbench):
     app = make_app(workbench)
     messages = []

@@ -145,7 +145,7 @@ async def test_refusals_show_inline_and_disabled_actions_are_dimmed(workbench):
         offered = {e.line.split(" ")[0] for e in palette_entries(app)}
         assert offered == {"find", "sem-search", "research", "list", "help", "status", "history", "clear", "dialogue",
                            "export", "import", "tag", "untag",
-                           "quit", "add", "close", "mode", "memory"}  # mode: issue 14, memory: issue 16
+                           "quit", "add", "close", "mode", "memory", "ask"}  # issues 13, 14 (mode), 15 (ask), 16 (memory)
 
 
 async def test_unknown_theme_falls_back_with_a_notice_and_keymap_remaps(workbench):
