@@ -40,7 +40,12 @@ def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
 
     library = Library(settings)
     try:
-        researcher = Researcher(library, load_backends(settings))
+        memory = None
+        if settings["memory.recall"]:
+            from paperdesk.core.memory import MemoryGraph
+
+            memory = MemoryGraph.for_library(library)
+        researcher = Researcher(library, load_backends(settings), memory=memory)
         if args.runs:
             return _runs(researcher, args.json)
         cancel = CancelToken()

@@ -120,17 +120,23 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     question = " ".join(args.question).strip()
     if not question:
         raise PaperdeskError("ask needs a question, e.g. paperdesk ask how do readers track citations")
+    memory = None
+    if settings["memory.recall"]:
+        from paperdesk.core.memory import MemoryGraph
+
+        memory = MemoryGraph.for_library(library)
     result = answer(library, make_backend(settings), question, k=args.k, on_token=_stream(args),
-                    max_tokens=settings["answer.max_tokens"])
+                    max_tokens=settings["answer.max_tokens"], memory=memory, recall_k=settings["memory.recall"])
     if args.json:
         print_json(result.to_json())
         return 0
     print()
     for c in result.citations:
         title = next((h.title for h in result.hits if h.chunk_id == c["chunk_id"]), "")
-        print(f"[{c['n']}] {title} ({c['paper_id']}, p. {c['page']}): {c['quote'][:160]}")
+        via = f" ({c['via']})" if c.get("via") else ""
+        print(f"[{c['n']}] {title} ({c['paper_id']}, p. {c['page']}){via}: {c['quote'][:160]}")
     if result.hits and not result.citations:
         print("(the model cited no source; the passages searched were:)")
         for n, h in enumerate(result.hits, start=1):
-            print(f"[{n}] {h.title} ({h.paper_id}, p. {h.page_start})")
+            print(f"[{n}] {h.title} ({h.paper_id}, p. {h.page_start})" + (f" ({h.via})" if h.via else ""))
     return 0

@@ -96,6 +96,8 @@ KEYS: tuple[Key, ...] = (
     Key("answer.max_tokens", int, 160, _positive),
     Key("research.k", int, 8, _positive, "passages a research report is written from"),
     Key("research.max_tokens", int, 320, _positive),
+    Key("memory.recall", int, 2, lambda v: v >= 0,
+        "passages the memory graph may add to a sem-search answer or a research search; 0 = off"),
     Key("llm.planner_model", str, "", hint="GGUF for plans and short structured calls (default: SmolLM2-135M-Instruct)"),
     Key("research.max_steps", int, 8, _positive, "steps a research plan may have"),
     Key("research.max_iterations", int, 20, _positive, "iterations an iterate_over step may expand to"),

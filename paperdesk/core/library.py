@@ -54,6 +54,7 @@ class Hit:
     score: float
     keyword_score: float | None
     vector_score: float | None
+    via: str = ""  # how a hit that search did not rank was found: "memory: discussion 3 turn 2"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -66,6 +67,7 @@ class Hit:
             "snippet": self.snippet,
             "score": self.score,
             "scores": {"keyword": self.keyword_score, "vector": self.vector_score},
+            **({"via": self.via} if self.via else {}),
         }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -29,7 +29,11 @@ from paperdesk.core.library import Hit, Library
 from paperdesk.core.llm.backend import Backend, generate
 from paperdesk.core.llm.repeats import drop_repeats
 from paperdesk.core.llm.requests import make_request
+from paperdesk.core.memory.recall import recall
 from paperdesk.core.prompts import render, template as template_text
+
+if TYPE_CHECKING:
+    from paperdesk.core.memory.graph import MemoryGraph
 
 MIN_VECTOR = 0.25  # below this cosine, with no keyword match, a passage is not about the question
 NOTHING_FOUND = "Nothing in your library answers this; add papers on the topic (find, then summarize) and ask again."
@@ -79,11 +83,18 @@ def relevant(hits: list[Hit]) -> list[Hit]:
     return [h for h in hits if (h.vector_score or 0.0) >= MIN_VECTOR or (h.vector_score is None and h.keyword_score)]
 
 
-def retrieve(library: Library, question: str, k: int = 5, papers: list[str] | None = None) -> list[Hit]:
-    """The library passages relevant to a question, best first (empty when nothing is); `papers` narrows it."""
-    if papers:
-        return relevant(library.search(question, k=k, papers=papers))
-    return relevant(library.search(question, k=k))
+def retrieve(library: Library, question: str, k: int = 5, papers: list[str] | None = None,
+             memory: "MemoryGraph | None" = None, recall_k: int = 2) -> list[Hit]:
+    """The library passages relevant to a question, best first (empty when nothing is); `papers` narrows it.
+
+    With `memory`, up to `recall_k` more passages that earlier discussions tied to the question follow
+    (each is its paper's own page, so it is cited as that page; `Hit.via` says which memory led there).
+    """
+    hits = relevant(library.search(question, k=k, papers=papers) if papers else library.search(question, k=k))
+    if memory is None or recall_k <= 0:
+        return hits
+    recalled = recall(library, memory, question, {h.chunk_id for h in hits}, recall_k)
+    return hits + [h for h in recalled if not papers or h.paper_id in papers]
 
 
 def write(
@@ -162,10 +173,12 @@ def answer(
     on_token: Callable[[str], None] | None = None,
     cancel: CancelToken | None = None,
     max_tokens: int = 160,
+    memory: "MemoryGraph | None" = None,
+    recall_k: int = 2,
 ) -> AnswerResult:
-    """Search, then answer citing the passages found."""
+    """Search (the library, and the pages `memory` recalls), then answer citing the passages found."""
     start = time.perf_counter()
-    hits = retrieve(library, question, k)
+    hits = retrieve(library, question, k, memory=memory, recall_k=recall_k)
     search_s = time.perf_counter() - start
     result = write(library, backend, question, hits, on_token=on_token, cancel=cancel, max_tokens=max_tokens)
     result.timings["search_s"] = search_s
@@ -217,4 +230,4 @@ def _short(title: str) -> str:
 
 def _source(n: int, hit: Hit) -> dict[str, Any]:
     return {"n": n, "paper_id": hit.paper_id, "title": hit.title, "page": hit.page_start, "chunk_id": hit.chunk_id,
-            "quote": hit.snippet.replace("**", "")}
+            "quote": hit.snippet.replace("**", ""), **({"via": hit.via} if hit.via else {})}

@@ -15,14 +15,20 @@ if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
     from paperdesk.core.library import Hit
 
+def recall_from(desk: "Desk") -> dict:
+    """retrieve()'s memory arguments: the library's memory graph adds the pages it recalls (issue 16)."""
+    k = desk.settings["memory.recall"]
+    return {"memory": desk.memory if k else None, "recall_k": k}
+
+
 def sem_search(desk: "Desk", command: Command) -> Outcome:
     scope = (desk.answer_scope or {}).get("paper_ids")  # a routed question that names one paper or citation
-    hits = answers.retrieve(desk.library, command.text, desk.settings["answer.k"], papers=scope)
+    hits = answers.retrieve(desk.library, command.text, desk.settings["answer.k"], papers=scope, **recall_from(desk))
     return _draft_from_hits(desk, command, hits, "answer", "answer", desk.settings["answer.max_tokens"])
 
 
 def research(desk: "Desk", command: Command) -> Outcome:
-    hits = answers.retrieve(desk.library, command.text, desk.settings["research.k"])
+    hits = answers.retrieve(desk.library, command.text, desk.settings["research.k"], **recall_from(desk))
     return _draft_from_hits(desk, command, hits, "report", "research_report", desk.settings["research.max_tokens"])
 
 

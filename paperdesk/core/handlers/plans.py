@@ -48,7 +48,8 @@ def researcher(desk: "Desk") -> "Researcher":
         from paperdesk.core.research import Researcher, load_backends
 
         backends = getattr(desk, "research_backends", None) or load_backends(desk.settings, writer=desk.backend)
-        found = desk._researcher = Researcher(desk.library, backends, tracker(desk), settings=desk.settings)
+        found = desk._researcher = Researcher(desk.library, backends, tracker(desk), settings=desk.settings,
+                                              memory=desk.memory if desk.settings["memory.recall"] else None)
     return found
 
 

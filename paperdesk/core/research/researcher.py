@@ -58,8 +58,9 @@ class Researcher:
     """Headless multi-step research; every call takes an optional dialogue text for its prompts."""
 
     def __init__(self, library: Library, backends: Backends, tracker: Tracker | None = None,
-                 settings: Any = None, tools: dict[str, Tool] | None = None) -> None:
+                 settings: Any = None, tools: dict[str, Tool] | None = None, memory: Any = None) -> None:
         self.library = library
+        self.memory = memory  # a MemoryGraph: searches add the pages it recalls (memory.recall of them)
         self.backends = backends
         self.tracker = tracker or Tracker.for_library(library)
         self.settings = settings or library.settings
@@ -163,7 +164,8 @@ class Researcher:
 
         def context(token: CancelToken) -> ToolContext:
             return ToolContext(self.library, self.backends.writer, s, token,
-                               answer_tokens=s["research.step_tokens"], k=s["answer.k"], dialogue=dialogue)
+                               answer_tokens=s["research.step_tokens"], k=s["answer.k"], dialogue=dialogue,
+                               memory=self.memory, recall_k=s["memory.recall"])
 
         self._executor = Executor(self.tracker, context, tools=self.tools, step_timeout=s["research.step_timeout"],
                                   run_timeout=s["research.run_timeout"], max_iterations=s["research.max_iterations"],
@@ -261,7 +263,8 @@ class Researcher:
         start = time.perf_counter()
         note = FALLBACK_NOTE.format(why=why)
         emit(Event("note", message=note))
-        hits = answers.retrieve(self.library, question, self.settings["research.k"])
+        hits = answers.retrieve(self.library, question, self.settings["research.k"], memory=self.memory,
+                                recall_k=self.settings["memory.recall"])
         if self.backends.writer is None:
             raise PaperdeskError("no writer model is loaded; research needs one")
         pieces: list[str] = []

@@ -93,7 +93,8 @@ def synthesize(plan: Plan, sections: list[Section], unanswered: list[str], steps
     if citations:
         put("## Sources\n\n")
         for c in citations:
-            put(f"[{c['n']}] {c['title'] or c['paper_id']} ({c['paper_id']}), p. {c['page']}, chunk {c['chunk_id']}\n")
+            via = f" ({c['via']})" if c.get("via") else ""  # found through the memory graph
+            put(f"[{c['n']}] {c['title'] or c['paper_id']} ({c['paper_id']}), p. {c['page']}, chunk {c['chunk_id']}{via}\n")
         put("\n")
     put(_how(plan, steps, timings, notes or []))
     return Report("".join(parts).rstrip() + "\n", citations, sources)
@@ -104,7 +105,8 @@ def _number(p: dict[str, Any], numbers: dict[int, int], citations: list[dict[str
     if p["chunk_id"] not in numbers:
         numbers[p["chunk_id"]] = len(numbers) + 1
         citations.append({"n": numbers[p["chunk_id"]], "paper_id": p["paper_id"], "title": p.get("title", ""),
-                          "page": p["page"], "chunk_id": p["chunk_id"], "quote": p.get("quote", "")})
+                          "page": p["page"], "chunk_id": p["chunk_id"], "quote": p.get("quote", ""),
+                          **({"via": p["via"]} if p.get("via") else {})})
     return numbers[p["chunk_id"]]
 
 

@@ -39,6 +39,8 @@ class ToolContext:
     answer_tokens: int = 120
     k: int = 5
     dialogue: str = ""  # the optional "User dialogue" block (issue 15) for the answer prompts
+    memory: Any = None  # the library's MemoryGraph: library_search adds the pages it recalls (issue 16)
+    recall_k: int = 0
 
 
 Tool = Callable[[ToolContext, dict[str, Any], dict[str, Any]], dict[str, Any]]
@@ -47,13 +49,14 @@ Tool = Callable[[ToolContext, dict[str, Any], dict[str, Any]], dict[str, Any]]
 def passage(hit: Hit, text: str | None = None) -> dict[str, Any]:
     return {"paper_id": hit.paper_id, "title": hit.title, "page": hit.page_start, "page_end": hit.page_end,
             "chunk_id": hit.chunk_id, "section": hit.section, "text": text or hit.snippet.replace("**", ""),
-            "score": round(float(hit.score), 4), "keyword_score": hit.keyword_score, "vector_score": hit.vector_score}
+            "score": round(float(hit.score), 4), "keyword_score": hit.keyword_score, "vector_score": hit.vector_score,
+            **({"via": hit.via} if hit.via else {})}
 
 
 def hit_of(p: dict[str, Any]) -> Hit:
     return Hit(p["paper_id"], p.get("title", ""), int(p["chunk_id"]), int(p["page"]), int(p.get("page_end", p["page"])),
                p.get("section", ""), p.get("text", ""), float(p.get("score", 0.0)), p.get("keyword_score"),
-               p.get("vector_score"))
+               p.get("vector_score"), p.get("via", ""))
 
 
 def _passages(ctx: ToolContext, hits: list[Hit]) -> list[dict[str, Any]]:
@@ -63,7 +66,8 @@ def _passages(ctx: ToolContext, hits: list[Hit]) -> list[dict[str, Any]]:
 
 
 def library_search(ctx: ToolContext, params: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
-    hits = answers.relevant(ctx.library.search(params["query"], k=int(params.get("k") or ctx.k)))
+    hits = answers.retrieve(ctx.library, params["query"], int(params.get("k") or ctx.k), memory=ctx.memory,
+                            recall_k=ctx.recall_k)
     return {"query": params["query"], "passages": _passages(ctx, hits)}
 
 

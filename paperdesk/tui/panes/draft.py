@@ -170,5 +170,6 @@ def sources_markdown(sources: list[dict]) -> str:
     lines = ["", "", "**Sources**", ""]
     for s in sources:
         mark = "" if s.get("cited", True) else " *(not cited)*"
-        lines.append(f"- [{s['n']}] {s.get('title', '')} ({s['paper_id']}, p. {s['page']}){mark}")
+        via = f" *({s['via']})*" if s.get("via") else ""  # found through the memory graph
+        lines.append(f"- [{s['n']}] {s.get('title', '')} ({s['paper_id']}, p. {s['page']}){via}{mark}")
     return "\n".join(lines)
