@@ -151,12 +151,21 @@ def _cite(sentence: str, n: int) -> str:
     return f"{sentence} [{n}]"
 
 
+WHOLE = re.compile(r"^[\"\u201c(]?[A-Z0-9].*[.!?][\"\u201d')]*$")
+PAPER_REF = re.compile(r"\s*\[\d+(?:\s*[,\u2013-]\s*\d+)*\]")
+
+
 def extract(question_vector: np.ndarray, passages: Sequence[str], encode: Encoder, limit: int = 3) -> str:
     """The passages' sentences closest to the question, each cited, best first."""
     candidates: list[tuple[int, str]] = []
+    seen: set[str] = set()
     for n, passage in enumerate(passages, start=1):
         for sentence in split_sentences(" ".join(passage.split())):
-            if _prose(sentence):
+            # the paper's own reference marks ("[20]", "[21, 33]") would read as our source numbers
+            sentence = PAPER_REF.sub("", sentence)
+            key = " ".join(sentence.lower().split())
+            if _prose(sentence) and WHOLE.match(sentence) and key not in seen:  # whole, and once (chunks overlap)
+                seen.add(key)
                 candidates.append((n, sentence))
     if not candidates:
         return ""

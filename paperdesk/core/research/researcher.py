@@ -15,6 +15,7 @@ from paperdesk.core.research import plan_edit
 from paperdesk.core.research.engine import CHECK_BASE, Event, EventSink, Execution, Executor, reformulate
 from paperdesk.core.research.plan import COMPLETED, FAILED, Plan, PlanError, validate
 from paperdesk.core.research.planner import Planner
+from paperdesk.core.research.quoted import quoted_section
 from paperdesk.core.research.rules import rule_plan
 from paperdesk.core.research.synthesizer import Section, lists_of, sections_of, synthesize
 from paperdesk.core.research.tools import Tool, ToolContext
@@ -187,6 +188,9 @@ class Researcher:
             executor.execute(run_id, plan, out)
             steps_s = time.perf_counter() - start
             sections, unanswered = self._check(run_id, plan, out, executor)
+            if not sections and unanswered and self.library is not None:  # no generated answer held up: quote
+                quoted = quoted_section(self.library, plan.query, out.results)
+                sections = [quoted] if quoted is not None else []
         except CancelledError:
             self.tracker.set_run_status(run_id, "CANCELLED")
             emit(Event("cancelled", message=f"cancelled; resume with research --resume {run_id}"))
