@@ -107,6 +107,14 @@ def test_also_list_the_methods_keeps_the_questions_topic(researcher):
         researcher.revise(rule_plan(TWO), "list the datasets")
 
 
+def test_every_kind_named_gets_its_own_extract_list_from_one_search(researcher):
+    plan, new, _ = revise(researcher, ARXIV, "list the datasets and metrics")
+    assert steps(new) == steps(plan) + [
+        (4, "library_search", {"query": "datasets metrics citation recommendation"}, "passages_4", None),
+        (5, "extract_list", {"source": "passages_4", "kind": "dataset"}, "names_5", None),
+        (6, "extract_list", {"source": "passages_4", "kind": "metric"}, "names_6", None)]
+
+
 def test_a_list_with_no_room_for_its_own_search_reads_the_latest_passages(researcher):
     plan = rule_plan(TWO)
     plan.steps[-1:] = []  # 4 steps left; with max 5 steps only the extract_list fits
@@ -147,6 +155,20 @@ def test_also_x_adds_a_search_with_the_topic_and_a_cited_answer(researcher):
     assert [(s.tool, s.parameters) for s in new.steps[3:]] == [
         ("library_search", {"query": "evaluated citation recommendation"}),
         ("answer", {"question": "How is it evaluated?", "inputs": ["passages_4"]})]
+
+
+def test_several_changes_apply_in_order_when_each_is_understood(researcher):
+    _, new, _ = revise(researcher, ARXIV, "without arxiv; use fewer passages")
+    assert [(s.id, s.tool, s.parameters.get("k")) for s in new.steps] == [(1, "library_search", 3), (3, "answer", None)]
+    _, new, _ = revise(researcher, ARXIV, "drop step 2 and focus on eye tracking")
+    assert [(s.id, s.parameters.get("query")) for s in new.steps] == [
+        (1, "eye tracking citation recommendation"), (3, None)]
+    _, new, _ = revise(researcher, ARXIV, "focus on readers and use of citations")  # one change after all
+    assert new.steps[0].parameters["query"] == "readers use citations citation recommendation"
+    with pytest.raises(PlanError, match="there is no step 9"):  # the part it understood, and why it cannot be
+        researcher.revise(rule_plan(ARXIV), "drop step 9; focus on eye tracking")
+    with pytest.raises(NotUnderstood, match="did not understand 'drop step 2 and banana'"):
+        researcher.revise(rule_plan(ARXIV), "drop step 2 and banana")
 
 
 def test_that_and_as_i_said_come_from_the_dialogue(researcher):

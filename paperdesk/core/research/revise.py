@@ -41,6 +41,9 @@ class NotUnderstood(PlanError):
 _LEAD = re.compile(r"^(?:please|pls|could you|can you|would you|i(?:'d| would) like (?:you |it |the plan )?to|"
                    r"i want (?:you |it |the plan )?to|let'?s|let us|maybe|just|and|but|ok(?:ay)?|so|then|instead)"
                    r"[\s,]+", re.I)
+_INTERJECTION = re.compile(r"^(?:no|nope|hmm+|well|actually),\s*", re.I)  # "no, focus on ..." ("no arxiv" stays)
+_THEN = re.compile(r"\s*(?:;|,?\s+and then\s+|,?\s+then\s+|,\s*and\s+|\s+and\s+(?=(?:drop|remove|delete|skip|"
+                   r"list|name|focus|also|add|use|fewer|more|only)\b))\s*", re.I)  # "drop step 2 and focus on X"
 _TAIL = re.compile(r"[\s,]+(?:please|pls|too|as well|instead|thanks?|thank you)$", re.I)
 _PRONOUNS = {"that", "this", "it", "those", "these", "them", "that one", "this one", "the above", "what i said",
              "what i asked", "what i mentioned", "what we discussed", "what i asked for", "what i meant"}
@@ -52,7 +55,7 @@ _BACK_REF = re.compile(r"^(?:(?:do|follow|apply|use)\s+)?(?:(?:as|what|like)\s+(
 def _clean(text: str) -> str:
     text = " ".join(text.split()).strip(" .!;")
     for _ in range(4):  # "ok, so please drop step 2, thanks"
-        stripped = _TAIL.sub("", _LEAD.sub("", text)).strip(" .!;")
+        stripped = _TAIL.sub("", _LEAD.sub("", _INTERJECTION.sub("", text))).strip(" .!;")
         if stripped == text:
             break
         text = stripped
@@ -88,9 +91,12 @@ _KINDS = [("dataset", r"datasets?|data ?sets?|corpus|corpora|benchmarks?|collect
 _LIST = re.compile(r"^(?:also\s+|and\s+)*(?:list|name|extract|enumerate|collect|gather|pull out|find|show|"
                    r"give(?: me)?|add(?: a)? list of)\b\s*(.*)$", re.I)
 _PASSAGES = r"passages?|results?|hits?|chunks?|sources?|documents?"
-_FEWER = re.compile(rf"\b(?:fewer|less|smaller|reduce)\b.*\b(?:{_PASSAGES})\b", re.I)
-_MORE = re.compile(rf"\b(?:more|larger|bigger|increase)\b.*\b(?:{_PASSAGES})\b", re.I)
-_COUNT = re.compile(rf"^(?:use |only |just |retrieve |search |get )*(?:top )?(\d+) (?:{_PASSAGES})"
+_AMOUNT = (rf"^(?:(?:use|retrieve|get|search|read|take|with|want|need|give me)\s+)?(?:(?:a bit|a little|far|much|"
+           rf"a lot|many|even)\s+)?(?:{{}})\s+(?:(?:search|library)\s+)?(?:{_PASSAGES})"
+           rf"(?:\s+(?:per|each|a|in each)\s+search)?$")
+_FEWER = re.compile(_AMOUNT.format("fewer|less|smaller|reduce the|a smaller number of|not so many"), re.I)
+_MORE = re.compile(_AMOUNT.format("more|larger|bigger|increase the|a larger number of|extra"), re.I)
+_COUNT = re.compile(rf"^(?:use |only |just |retrieve |search |get |read |take )*(?:top )?(\d+) (?:{_PASSAGES})"
                     rf"(?: (?:per|each|a) search)?$|^top (\d+)$|^k ?= ?(\d+)$", re.I)
 _FOCUS = re.compile(r"^(?:focus|concentrate|narrow(?: it| the searches?)?(?: down)?|restrict(?: it)?|"
                     r"limit(?: it)?|only look|look only)\s+(?:on|to|at)\s+(.+)$|^only (?:about|on) (.+)$", re.I)
@@ -238,7 +244,7 @@ class _Reviser:
         return new
 
     def passages(self, text: str) -> Plan | None:
-        fewer, more, count = _FEWER.search(text), _MORE.search(text), _COUNT.match(text)
+        fewer, more, count = _FEWER.match(text), _MORE.match(text), _COUNT.match(text)
         if not (fewer or more or count):
             return None
         new = self.plan.copy()
@@ -268,26 +274,30 @@ class _Reviser:
         if m is None:
             return None  # a question ("which datasets are used?") is a sub-question: see `also`
         rest = m.group(1)
-        kind = next((k for k, rx in _KINDS if re.search(rf"\b(?:{rx})\b", rest, re.I)), None)
-        if kind is None:
+        kinds = [k for k, rx in _KINDS if re.search(rf"\b(?:{rx})\b", rest, re.I)]  # "the datasets and metrics"
+        if not kinds:
             return None
-        have = [s for s in self.plan.steps if s.tool == "extract_list" and s.parameters.get("kind") == kind]
-        if have:
-            raise PlanError(f"step {have[0].id} already lists the {kind} names; nothing to add")
+        have = {s.parameters.get("kind"): s.id for s in self.plan.steps if s.tool == "extract_list"}
+        todo = [k for k in kinds if k not in have]
+        if not todo:
+            raise PlanError(f"step {have[kinds[0]]} already lists the {kinds[0]} names; nothing to add")
         new = self.plan.copy()
         step_id = new.next_id()
         passages = [s.output_key for s in new.steps if s.tool in ("library_search", "read_paper")]
-        if len(new.steps) + 2 <= self.limits.get("max_steps", 8) or not passages:
-            asked = " ".join(w for w in topic(rest).split() if w.lower() not in _FILLER) or f"{kind}s"
+        if len(new.steps) + 1 + len(todo) <= self.limits.get("max_steps", 8) or not passages:
+            asked = " ".join(w for w in topic(rest).split() if w.lower() not in _FILLER) or f"{todo[0]}s"
             query = _join(asked, topic(new.query))
             source = _key(new, "passages", step_id)
-            new.steps.append(_step(step_id, f"Search for the {kind} names: {query}", "library_search",
+            names = " and ".join(todo)
+            new.steps.append(_step(step_id, f"Search for the {names} names: {query}", "library_search",
                                    {"query": query}, source))
             step_id += 1
         else:  # no room for a search of its own: read the latest passages
             source = passages[-1]
-        new.steps.append(_step(step_id, f"List the {kind} names in the passages", "extract_list",
-                               {"source": source, "kind": kind}, _key(new, "names", step_id)))
+        for kind in todo:
+            new.steps.append(_step(step_id, f"List the {kind} names in the passages", "extract_list",
+                                   {"source": source, "kind": kind}, _key(new, "names", step_id)))
+            step_id += 1
         return new
 
     def focus(self, text: str) -> Plan | None:
@@ -355,12 +365,12 @@ class _Reviser:
 
 _FILLER = {"used", "use", "uses", "using", "mentioned", "named", "given", "reported"}  # no help to a search
 _VAGUE = STOP | {"that", "this", "it", "more", "something", "stuff", "things", "step", "steps", "plan", "also",
-                 "better", "good", "please", "some", "too", "well"}
+                 "better", "good", "please", "some", "too", "well", "passage", "passages", "results", "sources"}
 
 
 def _content(text: str) -> bool:
     """Whether the words name something to search for ("also that", "list the steps" do not)."""
-    return any(w.lower() not in _VAGUE for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", text))
+    return any(w.lower() not in _VAGUE for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text))
 
 
 def _key(plan: Plan, base: str, step_id: int) -> str:
@@ -377,6 +387,30 @@ def _step(step_id: int, description: str, tool: str, params: dict[str, Any], key
 
 def plan_edit_usage() -> str:
     return "step add <tool> <text> | step drop N | step edit N field=value | step move N M"
+
+
+def _apply_all(reviser: _Reviser, text: str) -> Plan:
+    """Several changes joined by "and <verb>" / "then" / ";" apply in order when every part is understood
+    ("without arxiv; use fewer passages"); otherwise the feedback is read as one change
+    ("focus on readers and use of citations")."""
+    parts = [_clean(p) for p in _THEN.split(text) if _clean(p)]
+    specific: PlanError | None = None
+    if len(parts) > 1:
+        plan = reviser.plan
+        try:
+            for part in parts:
+                plan = _Reviser(plan, reviser.offline, reviser.default_k, reviser.limits, reviser.said).apply(part)
+            return plan
+        except NotUnderstood:
+            pass
+        except PlanError as exc:  # a part was understood but cannot be done: that reason beats "not understood"
+            specific = exc
+    try:
+        return reviser.apply(text)
+    except NotUnderstood:
+        if specific is not None:
+            raise specific from None
+        raise
 
 
 def revise_plan(plan: Plan, feedback: str, dialogue: str = "", *, offline: bool = False, default_k: int = 5,
@@ -405,7 +439,7 @@ def revise_plan(plan: Plan, feedback: str, dialogue: str = "", *, offline: bool 
             raise NotUnderstood("none of your messages in the dialogue reads as a change to the plan; nothing changed. "
                                 f"{UNDERSTANDS}")
     else:
-        new = reviser.apply(text)
+        new = _apply_all(reviser, text)
     new.made_by = plan.made_by if plan.made_by.endswith("+revised") else plan.made_by + "+revised"
     validate(new, offline=offline, **limits)
     return new
