@@ -13,7 +13,10 @@ Understood, tried in this order (each yields a NEW validated plan; the caller's 
 - focus on X -> every search looks for X plus its own topic words;
 - also X, add X, include X, what about X, or a question -> one more sub-question shaped by the rule planner,
   its searches built from X plus the question's topic words;
-- `that` / `it` / `as I said` take their words from the user's latest messages in the dialogue.
+- `that` / `it` / `as I said` take their words from the user's latest messages in the dialogue;
+- several of these joined by `;`, `then` or `and <verb>` apply in order when each part is understood.
+
+The patterns live in revise_words.py.
 
 Anything else raises NotUnderstood, whose message says what revise understands; it never guesses a step.
 """
@@ -25,6 +28,10 @@ from typing import Any, Callable
 
 from paperdesk.core.research import plan_edit
 from paperdesk.core.research.plan import ITEM, TOOLS, Plan, PlanError, Step, _as_list, validate
+from paperdesk.core.research.revise_words import (
+    ALSO, ASKS, BACK_REF, COUNT, DIRECT, DROP, FEWER, FOCUS, KINDS, LIST, MORE, ORDINALS, PRONOUNS, THEN, TOOL_WORDS,
+    clean, user_messages,
+)
 from paperdesk.core.research.rules import STOP, _join, rule_plan, topic
 
 UNDERSTANDS = ("revise understands: drop step N | drop the answer|search|arxiv|list|read|summary step | "
@@ -34,78 +41,6 @@ UNDERSTANDS = ("revise understands: drop step N | drop the answer|search|arxiv|l
 
 class NotUnderstood(PlanError):
     """The feedback matched no rule; the message says what revise understands. Nothing changed."""
-
-
-# -- reading the feedback -------------------------------------------------------------------------
-
-_LEAD = re.compile(r"^(?:please|pls|could you|can you|would you|i(?:'d| would) like (?:you |it |the plan )?to|"
-                   r"i want (?:you |it |the plan )?to|let'?s|let us|maybe|just|and|but|ok(?:ay)?|so|then|instead)"
-                   r"[\s,]+", re.I)
-_INTERJECTION = re.compile(r"^(?:no|nope|hmm+|well|actually),\s*", re.I)  # "no, focus on ..." ("no arxiv" stays)
-_THEN = re.compile(r"\s*(?:;|,?\s+and then\s+|,?\s+then\s+|,\s*and\s+|\s+and\s+(?=(?:drop|remove|delete|skip|"
-                   r"list|name|focus|also|add|use|fewer|more|only)\b))\s*", re.I)  # "drop step 2 and focus on X"
-_TAIL = re.compile(r"[\s,]+(?:please|pls|too|as well|instead|thanks?|thank you)$", re.I)
-_PRONOUNS = {"that", "this", "it", "those", "these", "them", "that one", "this one", "the above", "what i said",
-             "what i asked", "what i mentioned", "what we discussed", "what i asked for", "what i meant"}
-_BACK_REF = re.compile(r"^(?:(?:do|follow|apply|use)\s+)?(?:(?:as|what|like)\s+(?:i|we)(?:'ve| have)?\s+"
-                       r"(?:said|asked|discussed|wrote|mentioned|suggested|meant)(?:\s+(?:above|before|earlier))?|"
-                       r"as discussed|that|it|this|(?:see|per)\s+(?:the\s+)?(?:dialogue|above))$", re.I)
-
-
-def _clean(text: str) -> str:
-    text = " ".join(text.split()).strip(" .!;")
-    for _ in range(4):  # "ok, so please drop step 2, thanks"
-        stripped = _TAIL.sub("", _LEAD.sub("", _INTERJECTION.sub("", text))).strip(" .!;")
-        if stripped == text:
-            break
-        text = stripped
-    return text
-
-
-def user_messages(dialogue: str) -> list[str]:
-    """The user's own messages in a dialogue block ("- User: ..." lines), oldest first; plain lines otherwise."""
-    lines = [line.strip() for line in dialogue.splitlines() if line.strip()]
-    said = [m.group(1) for line in lines if (m := re.match(r"^- User[^:]*:\s*(.+)$", line))]
-    if said or any(line.startswith("User dialogue") for line in lines):
-        return said
-    return lines
-
-
-# -- the rules --------------------------------------------------------------------------------------
-
-_DIRECT = re.compile(r"^step\s+(add|drop|edit|move)\b\s*(.*)$", re.I)
-_DROP = re.compile(r"^(?:drop|remove|delete|skip|cut|omit|lose|get rid of|leave out|take out|"
-                   r"don'?t (?:do|run|use|search)|no|without)\b\s*(.*)$", re.I)
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
-_TOOL_WORDS = [  # (pattern, tool, every matching step?) for "the <tool> step"
-    (r"arxiv", "arxiv_search", True),
-    (r"answers", "answer", True), (r"answer(?:ing)?", "answer", False),
-    (r"(?:list|extract(?:ion)?|name)s", "extract_list", True), (r"list|extract(?:ion)?|names?", "extract_list", False),
-    (r"read(?:ing)?s|per[- ]paper reads", "read_paper", True), (r"read(?:ing)?|per[- ]paper", "read_paper", False),
-    (r"summar(?:y|ies)", "paper_summary", False),
-    (r"(?:library )?searche?s", "library_search", True), (r"(?:library )?search(?:ing)?", "library_search", False),
-]
-_KINDS = [("dataset", r"datasets?|data ?sets?|corpus|corpora|benchmarks?|collections?"),
-          ("method", r"methods?|models?|approach(?:es)?|baselines?|algorithms?|techniques?|systems?"),
-          ("metric", r"metrics?|measures?|scores?|evaluation measures?")]
-_LIST = re.compile(r"^(?:also\s+|and\s+)*(?:list|name|extract|enumerate|collect|gather|pull out|find|show|"
-                   r"give(?: me)?|add(?: a)? list of)\b\s*(.*)$", re.I)
-_PASSAGES = r"passages?|results?|hits?|chunks?|sources?|documents?"
-_AMOUNT = (rf"^(?:(?:use|retrieve|get|search|read|take|with|want|need|give me)\s+)?(?:(?:a bit|a little|far|much|"
-           rf"a lot|many|even)\s+)?(?:{{}})\s+(?:(?:search|library)\s+)?(?:{_PASSAGES})"
-           rf"(?:\s+(?:per|each|a|in each)\s+search)?$")
-_FEWER = re.compile(_AMOUNT.format("fewer|less|smaller|reduce the|a smaller number of|not so many"), re.I)
-_MORE = re.compile(_AMOUNT.format("more|larger|bigger|increase the|a larger number of|extra"), re.I)
-_COUNT = re.compile(rf"^(?:use |only |just |retrieve |search |get |read |take )*(?:top )?(\d+) (?:{_PASSAGES})"
-                    rf"(?: (?:per|each|a) search)?$|^top (\d+)$|^k ?= ?(\d+)$", re.I)
-_FOCUS = re.compile(r"^(?:focus|concentrate|narrow(?: it| the searches?)?(?: down)?|restrict(?: it)?|"
-                    r"limit(?: it)?|only look|look only)\s+(?:on|to|at)\s+(.+)$|^only (?:about|on) (.+)$", re.I)
-_ALSO = re.compile(r"^(?:also|additionally|plus|as well)\s+(.+)$|"
-                   r"^(?:add|include|cover|mention|consider)\s+(?:a (?:step|question|search) (?:about|on|for)\s+|"
-                   r"something (?:about|on)\s+)?(.+)$|"
-                   r"^(?:what|how) about\s+(.+)$|^(?:search|look)(?: the library)? for\s+(.+)$", re.I)
-_ASKS = re.compile(r"^(?:what|which|how|why|when|where|who|is|are|does|do|did|can|compare|list|name|describe|"
-                   r"explain|summari[sz]e|find|show)\b", re.I)
 
 
 class _Reviser:
@@ -131,13 +66,13 @@ class _Reviser:
     def subject(self, words: str) -> str:
         """The words a focus / also is about; "that" / "it" are the user's latest message in the dialogue."""
         words = words.strip(" ?.!")
-        if words.lower() not in _PRONOUNS:
+        if words.lower() not in PRONOUNS:
             return words
         if not self.said:
             raise NotUnderstood(f"{words!r} points back to the dialogue and there is none yet; say it in words; "
                                 f"nothing changed. {UNDERSTANDS}")
-        latest = _clean(self.said[-1])
-        for rx in (_FOCUS, _ALSO):  # "what about the eye-tracking study?" -> "the eye-tracking study"
+        latest = clean(self.said[-1])
+        for rx in (FOCUS, ALSO):  # "what about the eye-tracking study?" -> "the eye-tracking study"
             m = rx.match(latest)
             if m:
                 latest = next(g for g in m.groups() if g)
@@ -146,7 +81,7 @@ class _Reviser:
 
     def direct(self, text: str) -> Plan | None:
         """The `step` command's own edits, strict: refused (not cascaded) when another step reads the output."""
-        m = _DIRECT.match(text)
+        m = DIRECT.match(text)
         words = m.group(2).split() if m else text.split()
         verb = m.group(1).lower() if m else (words.pop(0).lower() if words else "")
         limits = {**self.limits, "offline": self.offline}
@@ -163,7 +98,7 @@ class _Reviser:
             if len(nums) == 2 and all(w.isdigit() or w.lower() in ("step", "to") for w in words):
                 return plan_edit.move_step(self.plan, int(nums[0]), int(nums[1]), **limits)
         if m is not None:
-            raise PlanError(f"write it as: {plan_edit_usage()}")
+            raise PlanError(f"write it as: {STEP_USAGE}")
         return None
 
     def no_arxiv(self, text: str) -> Plan | None:
@@ -176,7 +111,7 @@ class _Reviser:
         return self._without(ids)
 
     def drop(self, text: str) -> Plan | None:
-        m = _DROP.match(text)
+        m = DROP.match(text)
         if m is None:
             return None
         target = re.sub(r"^(?:the|a|an)\s+", "", m.group(1).strip(" .").lower())
@@ -197,13 +132,13 @@ class _Reviser:
         ordinal = re.fullmatch(r"(first|second|third|fourth|fifth|sixth|seventh|eighth|last|final)\s+step", target)
         if ordinal:
             word = ordinal.group(1)
-            index = len(steps) if word in ("last", "final") else _ORDINALS[word]
+            index = len(steps) if word in ("last", "final") else ORDINALS[word]
             if index > len(steps):
                 raise PlanError(f"the plan has only {len(steps)} steps; there is no {word} step")
             return [steps[index - 1].id]
-        kind = next((k for k, rx in _KINDS if re.search(rf"\b(?:{rx})\b", target)), None)
+        kind = next((k for k, rx in KINDS if re.search(rf"\b(?:{rx})\b", target)), None)
         rest = re.sub(r"\s*\bsteps?$", "", target)
-        for words, tool, every in _TOOL_WORDS:
+        for words, tool, every in TOOL_WORDS:
             hit = re.fullmatch(rf"(?:(?:all|every|each)\s+(?:the\s+|of the\s+)?)?(?:\w+\s+)?(?:{words})", rest)
             if hit is None:
                 continue
@@ -244,7 +179,7 @@ class _Reviser:
         return new
 
     def passages(self, text: str) -> Plan | None:
-        fewer, more, count = _FEWER.match(text), _MORE.match(text), _COUNT.match(text)
+        fewer, more, count = FEWER.match(text), MORE.match(text), COUNT.match(text)
         if not (fewer or more or count):
             return None
         new = self.plan.copy()
@@ -270,11 +205,11 @@ class _Reviser:
         return new
 
     def list_names(self, text: str) -> Plan | None:
-        m = _LIST.match(text)
+        m = LIST.match(text)
         if m is None:
             return None  # a question ("which datasets are used?") is a sub-question: see `also`
         rest = m.group(1)
-        kinds = [k for k, rx in _KINDS if re.search(rf"\b(?:{rx})\b", rest, re.I)]  # "the datasets and metrics"
+        kinds = [k for k, rx in KINDS if re.search(rf"\b(?:{rx})\b", rest, re.I)]  # "the datasets and metrics"
         if not kinds:
             return None
         have = {s.parameters.get("kind"): s.id for s in self.plan.steps if s.tool == "extract_list"}
@@ -301,7 +236,7 @@ class _Reviser:
         return new
 
     def focus(self, text: str) -> Plan | None:
-        m = _FOCUS.match(text)
+        m = FOCUS.match(text)
         if m is None:
             return None
         subject = topic(self.subject(next(g for g in m.groups() if g)))
@@ -320,10 +255,10 @@ class _Reviser:
         return new
 
     def also(self, text: str) -> Plan | None:
-        m = _ALSO.match(text)
+        m = ALSO.match(text)
         if m is not None:
             sub = self.subject(next(g for g in m.groups() if g))
-        elif text.endswith("?") or _ASKS.match(text):
+        elif text.endswith("?") or ASKS.match(text):
             sub = text
         else:
             return None
@@ -343,7 +278,7 @@ class _Reviser:
         base = new.next_id() - 1
         renamed = {s.output_key: _key(new, s.output_key.rsplit("_", 1)[0], s.id + base) for s in extra.steps}
         context = topic(new.query)
-        asks = bool(_ASKS.match(sub)) or sub.endswith("?")
+        asks = bool(ASKS.match(sub)) or sub.endswith("?")
         for s in extra.steps:
             s.id += base
             s.output_key = renamed[s.output_key]
@@ -385,15 +320,14 @@ def _step(step_id: int, description: str, tool: str, params: dict[str, Any], key
     return Step(step_id, description, tool, params, key)
 
 
-def plan_edit_usage() -> str:
-    return "step add <tool> <text> | step drop N | step edit N field=value | step move N M"
+STEP_USAGE = "step add <tool> <text> | step drop N | step edit N field=value | step move N M"
 
 
 def _apply_all(reviser: _Reviser, text: str) -> Plan:
     """Several changes joined by "and <verb>" / "then" / ";" apply in order when every part is understood
     ("without arxiv; use fewer passages"); otherwise the feedback is read as one change
     ("focus on readers and use of citations")."""
-    parts = [_clean(p) for p in _THEN.split(text) if _clean(p)]
+    parts = [clean(p) for p in THEN.split(text) if clean(p)]
     specific: PlanError | None = None
     if len(parts) > 1:
         plan = reviser.plan
@@ -422,16 +356,16 @@ def revise_plan(plan: Plan, feedback: str, dialogue: str = "", *, offline: bool 
     limits = {"max_steps": max_steps, "max_iterations": max_iterations}
     said = user_messages(dialogue or "")
     reviser = _Reviser(plan, offline, default_k, limits, said)
-    text = _clean(feedback)
+    text = clean(feedback)
     if not text:
         raise NotUnderstood(f"revise needs feedback; nothing changed. {UNDERSTANDS}")
-    if _BACK_REF.match(text):
+    if BACK_REF.match(text):
         if not said:
             raise NotUnderstood(f"{text!r} points back to the dialogue and there is none yet; say the change in "
                                 f"words; nothing changed. {UNDERSTANDS}")
         for message in reversed(said):
             try:
-                new = _Reviser(plan, offline, default_k, limits, []).apply(_clean(message))
+                new = _Reviser(plan, offline, default_k, limits, []).apply(clean(message))
                 break
             except NotUnderstood:
                 continue
