@@ -1,8 +1,9 @@
-"""`paperdesk research QUESTION [--plan-only] [--mode M] [--json] [--resume RUN]`: multi-step research from the CLI.
+"""`paperdesk research QUESTION [--plan-only] [--mode M] [--json] [--resume [RUN]]`: multi-step research from the CLI.
 
 The report streams to stdout as it is written; step progress goes to stderr.
 Ctrl-C cancels the run within a fraction of a second and leaves it resumable
-(`paperdesk research --resume RUN`).
+(`paperdesk research --resume [RUN]`; without RUN, the newest unfinished run).
+`--mode` defaults to `agent`, the spec's default research mode (workflow.md: "mode ... default agent").
 """
 
 from __future__ import annotations
@@ -15,7 +16,20 @@ from typing import Any
 from paperdesk.cli import UsageError, print_json
 from paperdesk.config import Settings
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.errors import CancelledError
+from paperdesk.core.errors import CancelledError, PaperdeskError
+
+NEWEST = "newest"  # `--resume` given without a run number
+
+
+def _run_number(text: str) -> int | str:
+    """A run number; argparse also passes the bare `--resume` const through here, so NEWEST stays NEWEST."""
+    if text == NEWEST:
+        return NEWEST
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a run number or nothing (the newest unfinished run), got {text!r}"
+                                         ) from None
 
 
 def add_parser(sub: Any) -> None:
@@ -23,18 +37,31 @@ def add_parser(sub: Any) -> None:
                        description="Plan the question as steps, run them over the library, write a cited report.")
     p.add_argument("question", nargs="*")
     p.add_argument("--plan-only", action="store_true", help="print the plan and stop")
-    p.add_argument("--resume", type=int, metavar="RUN", help="finish a killed or cancelled run")
+    p.add_argument("--resume", type=_run_number, nargs="?", const=NEWEST, metavar="RUN",
+                   help="finish a killed or cancelled run (no RUN: the newest unfinished one)")
     p.add_argument("--runs", action="store_true", help="list recent runs")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--mode", choices=("plan", "agent", "reader"), default="reader",
-                   help="plan: print the plan and stop (like --plan-only); agent: run, then name the most-cited "
-                        "page and arXiv finds to add; reader: the report with citations only (default)")
+    p.add_argument("--mode", choices=("plan", "agent", "reader"), default="agent",
+                   help="plan: print the plan and stop (like --plan-only); agent (default): run, then name the "
+                        "most-cited page and arXiv finds to add; reader: the report with citations only")
+
+
+def _run_to_resume(researcher: Any, run: int | str) -> int:
+    """The run number given, or the newest unfinished run (a clear error when there is none)."""
+    if run != NEWEST:
+        return int(run)
+    unfinished = researcher.tracker.unfinished()
+    if not unfinished:
+        raise PaperdeskError("there is no unfinished research run to resume; `paperdesk research --runs` lists "
+                             "the runs, `paperdesk research QUESTION` starts one")
+    return unfinished[0].id
 
 
 def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
     question = " ".join(args.question).strip()
     if not question and args.resume is None and not args.runs:
-        raise UsageError("research: give a question, --resume RUN or --runs")
+        raise UsageError("research: give a question, --resume RUN or --runs "
+                         "(--resume alone: the newest unfinished run)")
     from paperdesk.core.library import Library  # heavy (numpy, tantivy): only when the verb runs
     from paperdesk.core.research import Researcher, load_backends
 
@@ -53,7 +80,7 @@ def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
         on_event = _printer(args.json)
         try:
             if args.resume is not None:
-                result = researcher.resume(args.resume, on_event, cancel)
+                result = researcher.resume(_run_to_resume(researcher, args.resume), on_event, cancel)
             else:
                 import time
 

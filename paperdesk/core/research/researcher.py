@@ -82,47 +82,17 @@ class Researcher:
         validate(plan, offline=self.settings["offline"], **self.limits)
 
     def revise(self, plan: Plan, feedback: str, dialogue: str = "") -> tuple[Plan, plan_edit.PlanDiff]:
-        """A proposed revision and its diff; the given plan is not changed (accept = use the new one)."""
-        words = feedback.split()
-        lowered = feedback.lower()
-        if words and words[0] == "step":
-            words = words[1:]
-        limits = {**self.limits, "offline": self.settings["offline"]}
-        if words[:1] == ["drop"] and len(words) == 2 and words[1].isdigit():
-            new = plan_edit.drop_step(plan, int(words[1]), **limits)
-        elif words[:1] == ["add"] and len(words) >= 3:
-            new = plan_edit.add_step(plan, words[1], " ".join(words[2:]), **limits)
-        elif words[:1] == ["edit"] and len(words) >= 3 and words[1].isdigit():
-            new = plan_edit.edit_step(plan, int(words[1]), " ".join(words[2:]), **limits)
-        elif words[:1] == ["move"] and len(words) == 3 and words[1].isdigit() and words[2].isdigit():
-            new = plan_edit.move_step(plan, int(words[1]), int(words[2]), **limits)
-        elif any(p in lowered for p in ("no arxiv", "without arxiv", "skip arxiv", "drop arxiv", "offline only")):
-            new = plan.copy()
-            new.steps = [s for s in new.steps if s.tool != "arxiv_search"]
-            validate(new, **limits)
-        else:
-            new = self._extend(plan, feedback, limits)
-        return new, plan_edit.diff(plan, new)
+        """A proposed revision and its diff; the given plan is not changed (accept = use the new one).
 
-    def _extend(self, plan: Plan, feedback: str, limits: dict[str, Any]) -> Plan:
-        """Free feedback becomes one more sub-question: its own search and cited answer."""
-        extra = rule_plan(feedback, offline=self.settings["offline"])
-        new = plan.copy()
-        base = new.next_id() - 1
-        renamed = {s.output_key: f"{s.output_key.rsplit('_', 1)[0]}_{s.id + base}" for s in extra.steps}
-        for s in extra.steps:
-            s.id += base
-            s.output_key = renamed[s.output_key]
-            for name in ("source", "inputs"):
-                if name in s.parameters:
-                    value = s.parameters[name]
-                    s.parameters[name] = [renamed[v] for v in value] if isinstance(value, list) else renamed[value]
-            if s.iterate_over:
-                s.iterate_over = renamed[s.iterate_over]
-        new.steps += extra.steps
-        new.made_by = plan.made_by if plan.made_by.endswith("+revised") else plan.made_by + "+revised"
-        validate(new, **limits)
-        return new
+        The feedback is read by rules (research/revise.py): drop step N / the <tool> step, list the
+        datasets|methods|metrics, fewer|more passages, focus on X, also X, the `step` edits; "that" and
+        "as I said" refer to the user's messages in `dialogue`. Anything else is refused (NotUnderstood).
+        """
+        from paperdesk.core.research.revise import revise_plan  # here, so the module's imports stay as they are
+
+        new = revise_plan(plan, feedback, dialogue, offline=self.settings["offline"],
+                          default_k=self.settings["answer.k"], **self.limits)
+        return new, plan_edit.diff(plan, new)
 
     # -- running --------------------------------------------------------------------------
 
