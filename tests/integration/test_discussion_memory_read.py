@@ -34,6 +34,8 @@ def test_a_second_discussion_opens_on_what_the_first_did_not_ask(library, local_
     second = discussion.run(paper.id, turns=1, every=1)
     assert second.status == "finished"
     before = {t.topic["target"] for t in first.turns}
+    # every topic of the first run is known to the second, the model-phrased ones too (not template words)
+    assert before <= set(discussion.store.get(second.id)["state"]["student"]["known"])
     assert before.isdisjoint(t.topic["target"] for t in second.turns), (
         [t.topic for t in first.turns], [t.topic for t in second.turns])
     # and no question of the second run repeats one of the first, in words or in meaning
