@@ -92,7 +92,8 @@ class Student:
         return {"queue": [t.to_json() for t in self.queue], "asked": self.asked, "last_origin": self.last_origin,
                 "questions": self.questions, "known": self.known, "earlier": self.earlier}
 
-    def skip_known(self, earlier: Sequence[str], targets: Sequence[str] = (), related: Sequence[str] = ()) -> list[Topic]:
+    def skip_known(self, earlier: Sequence[str], targets: Sequence[str] = (),
+                   related: Sequence[str] = ()) -> list[Topic]:
         """Move what earlier discussions asked to the back of the queue (the memory read); returns those topics.
 
         A topic is known when an earlier turn was about its target (`targets`, exact however the model phrased
