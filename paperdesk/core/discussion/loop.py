@@ -14,7 +14,7 @@ from typing import Any, Callable
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.observer import Observer, render_markdown
 from paperdesk.core.discussion.outline import Outline, build_outline
-from paperdesk.core.discussion.remember import earlier_questions, remember_turn
+from paperdesk.core.discussion.remember import earlier_questions, earlier_targets, remember_turn
 from paperdesk.core.discussion.store import DiscussionStore, UnknownDiscussionError
 from paperdesk.core.discussion.student import Student, Topic
 from paperdesk.core.discussion.teacher import Teacher
@@ -65,9 +65,10 @@ class Discussion:
         outline = build_outline(self.library.store, paper.id, paper.title)
         if not outline.sections and not outline.terms:
             raise InvalidIdError(f"{paper.id} has no sections or text to discuss; re-add its PDF")
-        student = Student(outline, self.backend, self.question_tokens)
-        if self.memory is not None:
-            student.skip_known(earlier_questions(self.memory, paper.id))
+        student = self._student(outline, None)
+        if self.memory is not None:  # what earlier discussions of this paper (and related ones) asked goes last
+            earlier = earlier_questions(self.memory, paper.id)
+            student.skip_known(earlier.questions, earlier_targets(self.store, earlier.turns), earlier.related)
         teacher = self._teacher(outline, None)
         timings = {"student_s": time.perf_counter() - start}
         did = self.store.create(paper.id, turns, every, _state(student, teacher, timings))
@@ -89,7 +90,7 @@ class Discussion:
         if row["status"] == "finished":
             return DiscussionResult(discussion_id, paper.id, paper.title, "finished", row["turns"], row["every"], done,
                                     row["summary"] or [], state.get("timings", {}))
-        student = Student(outline, self.backend, self.question_tokens, state.get("student"))
+        student = self._student(outline, state.get("student"))
         teacher = self._teacher(outline, state.get("teacher"))
         self.store.set_status(discussion_id, "running")
         return self._loop(discussion_id, outline, student, teacher, done, row["turns"], row["every"],
@@ -107,7 +108,7 @@ class Discussion:
         done = self.store.turns(discussion_id)
         outline = build_outline(self.library.store, paper.id, paper.title)
         state = row["state"]
-        student = Student(outline, self.backend, self.question_tokens, state.get("student"))
+        student = self._student(outline, state.get("student"))
         teacher = self._teacher(outline, state.get("teacher"))
         timings = dict(state.get("timings", {}))
         emit = on_event or (lambda event: None)
@@ -149,6 +150,9 @@ class Discussion:
         return render_markdown(result.title, result.paper_id, result.summary)
 
     # -- the loop -------------------------------------------------------------------------
+
+    def _student(self, outline: Outline, state: dict[str, Any] | None) -> Student:
+        return Student(outline, self.backend, self.question_tokens, state, self.library.embedder.encode)
 
     def _teacher(self, outline: Outline, state: dict[str, Any] | None) -> Teacher:
         return Teacher(self.library, self.backend, outline, self.memory, self.arxiv, self.answer_tokens, state)

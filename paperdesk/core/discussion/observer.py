@@ -17,9 +17,8 @@ import numpy as np
 from paperdesk.core.discussion.function import FunctionClassifier
 from paperdesk.core.discussion.outline import Outline, mentions
 from paperdesk.core.discussion.teacher import sentences
-from paperdesk.core.discussion.types import Turn
+from paperdesk.core.discussion.types import REPEAT, Turn
 
-REPEAT = 0.85  # cosine between two questions at which the second repeats the first
 UNSUPPORTED = 0.5  # below this share of cited sentences, answers are asked to cite
 
 Encoder = Callable[[Sequence[str]], np.ndarray]

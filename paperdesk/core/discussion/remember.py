@@ -4,12 +4,17 @@ Writes, per turn: the paper, the question (with the answer's key sentence,
 sourced to the cited page and the discussion turn), the key terms it touched
 (with the paper's own sentence using the term, and its page), other papers it
 cited, and the relations between them. Reads: the questions earlier
-discussions asked about the paper, so the student does not ask them first.
+discussions asked about the paper (and the topics of the turns that asked
+them) and about the papers discussed with it, so the student does not ask
+them first.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from paperdesk.core.discussion.outline import Outline, mentions
+from paperdesk.core.discussion.store import DiscussionStore
 from paperdesk.core.discussion.teacher import sentences
 from paperdesk.core.discussion.types import Turn
 from paperdesk.core.memory import Entity, MemoryGraph, Observation, Relation
@@ -17,10 +22,43 @@ from paperdesk.core.memory import Entity, MemoryGraph, Observation, Relation
 NAME_CHARS = 200
 
 
-def earlier_questions(memory: MemoryGraph, paper_id: str) -> set[str]:
-    """Lower-cased questions that earlier discussions asked about this paper."""
+@dataclass
+class Earlier:
+    """What earlier discussions asked, as the memory graph recorded it."""
+
+    questions: list[str] = field(default_factory=list)  # asked about this paper
+    related: list[str] = field(default_factory=list)  # asked about papers discussed with it
+    turns: list[tuple[int, int]] = field(default_factory=list)  # (discussion, turn) that answered this paper's
+
+
+def _asked_about(relations: list[Relation], paper_id: str) -> list[str]:
+    return [r.source for r in relations if r.type == "asked about" and r.target.lower() == paper_id.lower()]
+
+
+def earlier_questions(memory: MemoryGraph, paper_id: str, related_limit: int = 5) -> Earlier:
+    """The questions earlier discussions asked about this paper and about the papers discussed with it."""
     graph = memory.open_nodes([paper_id])
-    return {r.source.lower() for r in graph.relations if r.type == "asked about" and r.target.lower() == paper_id.lower()}
+    questions = _asked_about(graph.relations, paper_id)
+    others = list(dict.fromkeys(r.target if r.source.lower() == paper_id.lower() else r.source
+                                for r in graph.relations if r.type == "discussed with"))[:related_limit]
+    related: list[str] = []
+    if others:
+        around = memory.open_nodes(others)
+        related = [q for other in others for q in _asked_about(around.relations, other) if q not in questions]
+    turns = [(o.discussion_id, o.turn) for e in memory.open_nodes(questions).entities for o in e.observations
+             if o.discussion_id is not None and o.turn and o.paper_id == paper_id]
+    return Earlier(questions, list(dict.fromkeys(related)), turns)
+
+
+def earlier_targets(store: DiscussionStore, turns: list[tuple[int, int]]) -> list[str]:
+    """The topics (section headings, terms) of the earlier turns memory points to: exact, however phrased."""
+    wanted: dict[int, set[int]] = {}
+    for did, n in turns:
+        wanted.setdefault(did, set()).add(n)
+    out: list[str] = []
+    for did, ns in wanted.items():
+        out += [t.topic.get("target", "") for t in store.turns(did) if t.n in ns]
+    return list(dict.fromkeys(t for t in out if t))
 
 
 def remember_turn(memory: MemoryGraph, outline: Outline, discussion_id: int, turn: Turn, library) -> None:  # type: ignore[no-untyped-def]

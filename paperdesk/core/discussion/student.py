@@ -3,19 +3,25 @@
 Code chooses what to ask (sections in reading order interleaved with key
 terms, a follow-up on a key term the last answer raised, the section an
 observer insight names); the model only phrases the question, and a template
-question is used when its phrasing is not a usable question.
+question is used when its phrasing is not a usable question or repeats one
+asked before. Earlier discussions (read from memory) steer the queue: their
+topics, and topics whose question is close in meaning to an earlier question
+(cosine >= the observer's REPEAT), go to the back.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
+
+import numpy as np
 
 from paperdesk.core.agents.attribution import drop_copied
 from paperdesk.core.agents.summarizer import make_request
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.outline import Outline, mentions
+from paperdesk.core.discussion.types import REPEAT
 from paperdesk.core.llm.backend import Backend, generate
 from paperdesk.core.prompts import render, template as template_text
 
@@ -30,6 +36,9 @@ class Topic:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+
+Encoder = Callable[[Sequence[str]], np.ndarray]
+EARLIER_KEPT = 60  # earlier discussions' questions kept in the state for the phrasing check
 
 TEMPLATES = {
     "overview": "What problem does the paper address, and what does it propose?",
@@ -65,25 +74,52 @@ class Student:
     """Asks one question per turn; state is plain JSON so a resumed discussion asks the same way."""
 
     def __init__(self, outline: Outline, backend: Backend, question_tokens: int = 28,
-                 state: dict[str, Any] | None = None) -> None:
+                 state: dict[str, Any] | None = None, encode: Encoder | None = None) -> None:
         self.outline = outline
         self.backend = backend
         self.question_tokens = question_tokens
+        self.encode = encode  # sentence vectors for "close in meaning"; None: exact matches only
         state = state or {}
         self.queue = [Topic(**t) for t in state.get("queue", [])] or seed_topics(outline)
         self.asked = list(state.get("asked", []))  # targets already asked about
         self.last_origin = state.get("last_origin", "plan")
         self.questions = list(state.get("questions", []))  # lower-cased questions already asked
+        self.known = list(state.get("known", []))  # targets earlier discussions already asked about
+        self.earlier = list(state.get("earlier", []))  # earlier discussions' questions (for phrasing checks)
+        self._vectors: dict[str, np.ndarray] = {}
 
     def state(self) -> dict[str, Any]:
         return {"queue": [t.to_json() for t in self.queue], "asked": self.asked, "last_origin": self.last_origin,
-                "questions": self.questions}
+                "questions": self.questions, "known": self.known, "earlier": self.earlier}
 
-    def skip_known(self, earlier_questions: set[str]) -> None:
-        """Move topics whose template question an earlier discussion already asked to the back (memory read)."""
-        known = [t for t in self.queue if self._template(t).lower() in earlier_questions]
+    def skip_known(self, earlier: Sequence[str], targets: Sequence[str] = (),
+                   related: Sequence[str] = ()) -> list[Topic]:
+        """Move what earlier discussions asked to the back of the queue (the memory read); returns those topics.
+
+        A topic is known when an earlier turn was about its target (`targets`, exact however the model phrased
+        the question), or when its question is close in meaning (cosine >= REPEAT) to an earlier question about
+        this paper; for key terms, also to one asked about a related paper (`related`).
+        """
+        self.earlier = list(dict.fromkeys(q.lower() for q in earlier))[-EARLIER_KEPT:]
+        wanted = {t.lower() for t in targets}
+        known = [t for t in self.queue if t.target.lower() in wanted]
+        rest = [t for t in self.queue if t not in known]
+        if rest and (earlier or related) and self.encode is not None:
+            vectors = self._encode([*earlier, *related, *(self._template(t) for t in rest)])
+            past, around, mine = np.split(vectors, [len(earlier), len(earlier) + len(related)])
+            for topic, v in zip(rest, mine):
+                close = float((past @ v).max()) if len(past) else 0.0
+                if topic.kind == "term" and len(around):
+                    close = max(close, float((around @ v).max()))
+                if close >= REPEAT:
+                    known.append(topic)
+        elif rest:
+            seen = {q.lower() for q in earlier}
+            known += [t for t in rest if self._template(t).lower() in seen]
+        self.known = list(dict.fromkeys([*self.known, *(t.target for t in known)]))
         if known and len(known) < len(self.queue):
-            self.queue = [t for t in self.queue if t not in known] + known
+            self.queue = [t for t in self.queue if t not in known] + [t for t in self.queue if t in known]
+        return known
 
     def next_topic(self) -> Topic:
         while self.queue:
@@ -106,7 +142,7 @@ class Student:
                                                          stop=["\n", "Topic:", "Paper:"], temperature=0.3, seed=7,
                                                          repeat_penalty=1.15), cancel=cancel)
             question = None if result.cancelled else self._clean(result.text, topic)
-            if question is not None and question.lower() in self.questions:
+            if question is not None and self._repeats(question):
                 question = None  # the model asked an earlier question again: the topic's own question instead
         text = question or fallback
         self.questions.append(text.lower())
@@ -121,7 +157,8 @@ class Student:
         if topic.origin == "follow-up":
             return  # never two follow-ups in a row: coverage of the paper comes first
         for term in self.outline.terms:
-            if term.text not in self.asked and term.text != topic.target and mentions(answer, term.text):
+            if term.text not in self.asked and term.text not in self.known and term.text != topic.target \
+                    and mentions(answer, term.text):
                 self.queue = [t for t in self.queue if t.target != term.text]
                 self.queue.insert(0, Topic("follow-up", term.text, topic.section, "follow-up"))
                 return
@@ -137,6 +174,24 @@ class Student:
         self.queue.insert(0, Topic(kind, target, target if section else "", "insight"))
 
     # -- phrasing -------------------------------------------------------------------------
+
+    def _repeats(self, question: str) -> bool:
+        """Asked already, in this discussion or an earlier one: the same words, or close in meaning."""
+        asked = [*self.questions, *self.earlier]
+        if question.lower() in asked:
+            return True
+        if self.encode is None or not asked:
+            return False
+        vectors = self._encode([question.lower(), *asked])
+        return float((vectors[1:] @ vectors[0]).max()) >= REPEAT
+
+    def _encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors, each text encoded once per student."""
+        assert self.encode is not None
+        missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if missing:
+            self._vectors.update(zip(missing, self.encode(missing)))
+        return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, 0), dtype=np.float32)
 
     def _values(self, topic: Topic) -> dict[str, str]:
         section = self.outline.section_of(topic.section or topic.target)

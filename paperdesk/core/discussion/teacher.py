@@ -222,7 +222,11 @@ class Teacher:
             for o in entity.observations:
                 # only facts taken from a paper's page: an earlier answer is model text, not a source
                 if o.paper_id and o.page and o.discussion_id is None and len(o.text.split()) >= 6:
-                    return [Source("memory", o.text, o.paper_id, entity.name, o.page)]
+                    paper = self.library.store.get_paper(o.paper_id)
+                    if paper is None:  # a fact about a paper no longer in this library: nothing to cite
+                        continue
+                    # the paper's own title: the entity's name is a term, and the prompt shows this as a title
+                    return [Source("memory", o.text, o.paper_id, paper.title, o.page)]
         return []
 
     def _arxiv(self, question: str, cancel: CancelToken | None) -> list[Source]:

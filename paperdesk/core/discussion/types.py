@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+REPEAT = 0.85  # cosine between two questions at which the second repeats the first (observer and student)
+
 
 @dataclass
 class Turn:
