@@ -160,3 +160,40 @@ def _act(desk: "Desk", result: "ResearchResult") -> str:
     if offers:
         parts.append(f"arXiv found {len(offers)} new paper(s): add {offers[0][0]} adds the first (+ in the Plan pane)")
     return "; " + "; ".join(parts)
+
+
+# -- on start: a run the last process left unfinished -------------------------------------------
+
+
+def resumable(desk: "Desk") -> Any:
+    """The run `research --resume` would finish now (a tracker RunRow): the newest unfinished one,
+    unless a newer unbuilt plan is under review (then `research --resume` reopens that plan)."""
+    runs = tracker(desk).unfinished()
+    if not runs:
+        return None
+    s = desk.session
+    if s.plan is not None and s.plan_run is None and s.plan_created >= runs[0].created:
+        return None
+    return runs[0]
+
+
+def killed_run(desk: "Desk") -> Any:
+    """The run a killed process left IN_PROGRESS, when `research --resume` may run now: the TUI resumes it
+    on start (as it goes on with a discussion). A run the user cancelled waits for research --resume."""
+    run = resumable(desk)
+    if run is None or run.status != IN_PROGRESS or desk.workflow.refusal("research") is not None:
+        return None
+    return run
+
+
+def resume_notice(desk: "Desk") -> str | None:
+    """What the faces say on start about an unfinished research run (None when there is none)."""
+    runs = tracker(desk).unfinished()
+    if not runs:
+        return None
+    run = resumable(desk)
+    if run is None:
+        return (f"research run {runs[0].id} ({runs[0].query!r}) did not finish: build or abandon the plan "
+                "under review, then research --resume finishes it")
+    return (f"research run {run.id} ({run.query!r}) did not finish: research --resume finishes it "
+            "without redoing its steps")
