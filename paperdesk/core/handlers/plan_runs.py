@@ -148,7 +148,7 @@ def _act(desk: "Desk", result: "ResearchResult") -> str:
     from paperdesk.core.research.agent_actions import arxiv_offers, cited_page
 
     page = cited_page(desk.store, result.citations)
-    offers = arxiv_offers(tracker(desk), result)
+    offers = arxiv_offers(tracker(desk), result, store=desk.store)  # not the papers the library has
     if page is None and not offers:
         return ""
     desk.session.reader = (page.paper_id, page.page) if page else desk.session.reader
