@@ -99,3 +99,33 @@ def test_tokens_of_a_cancelled_answer_stay_out_of_the_report(desk):
     assert resumed.ok, resumed.message
     again = "".join(e.text for e in events if isinstance(e, TokenStreamed))
     assert again.rstrip() == desk.draft_view().text.rstrip() and "## How this was researched" in again
+
+
+def test_with_the_real_model_a_sub_answer_streams_as_it_is_written(library, citesee_pdf, local_backend):
+    """The default GGUF (8 tokens a sub-answer): its words arrive inside step 3, and the report's first
+    piece goes out before step 4 starts; the report stream is still exactly the stored text."""
+    from paperdesk.core.research import Researcher, Tracker
+
+    library.add_pdf(citesee_pdf)
+    settings = library.settings.with_overrides(research__step_tokens=8, research__step_timeout=600)
+    tracker = Tracker.for_library(library)
+    events: list = []
+    try:
+        result = Researcher(library, Backends(local_backend, None), tracker, settings=settings).run(
+            rule_plan(QUESTION), on_event=events.append)
+    finally:
+        tracker.close()
+
+    def at(kind, step):
+        return next(i for i, e in enumerate(events) if e.kind == kind and e.step_id == step and e.iteration == -1)
+
+    words = [i for i, e in enumerate(events) if e.kind == "answer_token"]
+    assert words and at("step_start", 3) < words[0] < at("step_done", 3)
+    pieces = [i for i, e in enumerate(events) if e.kind == "token"]
+    report = "".join(events[i].text for i in pieces)
+    assert report.rstrip() == result.report.rstrip()
+    # a first answer that held up is in the report before step 4 starts (one the check answered comes later)
+    if "## What does CiteSee highlight?" in result.report.split("## How do readers")[0]:
+        assert pieces[0] < at("step_start", 4)
+    else:
+        assert pieces[0] > at("step_done", 4)
