@@ -132,6 +132,8 @@ def _agent_actions(library: Any, researcher: Any, result: Any) -> dict[str, Any]
 
 def _printer(as_json: bool) -> Any:
     def on_event(event: Any) -> None:
+        if event.kind == "answer_token":  # a sub-answer's words while it is written: the report streams below
+            return
         if event.kind == "token":
             if not as_json:
                 sys.stdout.write(event.text)

@@ -175,10 +175,11 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
     for notice in desk.notices:
         printer.notice(notice)
     from paperdesk.core.handlers.discussion import resume_notice
+    from paperdesk.core.handlers.plan_runs import resume_notice as research_notice
 
-    note = resume_notice(desk)
-    if note:
-        printer.notice(note)
+    for note in (resume_notice(desk), research_notice(desk)):
+        if note:
+            printer.notice(note)
     failed = False
     try:
         while True:

@@ -217,6 +217,8 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
             self._start(line)
         elif self.router.unfinished_discussion(desk):  # a discussion was killed or interrupted: go on with it
             self._start("discuss --resume")
+        elif self.router.killed_research(desk):  # a research run was killed mid-run: finish it
+            self._start("research --resume")
 
     @work(thread=True, group="library-sync", exclusive=True, exit_on_error=False)
     def sync_library(self) -> None:

@@ -195,7 +195,7 @@ class OutcomeRouter:
             self.app.push_screen(PlanEditScreen(view.toml), edited)
 
     def _restore_plan(self, desk: "Desk") -> None:
-        """On start: an unbuilt plan reopens in the Plan pane; an unfinished run is offered for resume."""
+        """On start: an unbuilt plan reopens in the Plan pane; an unfinished run is resumed or offered."""
         from paperdesk.core.handlers import plans
 
         pane = self._pane(PlanPane)
@@ -206,10 +206,19 @@ class OutcomeRouter:
                 return
             if desk.state == "draft-plan":
                 self._tab("tab-plan")
-        unfinished = plans.tracker(desk).unfinished()
-        if unfinished:
-            desk.notices.append(f"research run {unfinished[0].id} ({unfinished[0].query!r}) did not finish: "
-                                "research --resume finishes it without redoing its steps")
+        from paperdesk.core.handlers import plan_runs
+
+        # a killed run is resumed at once (app._desk_ready) unless a discussion goes on first; else say so
+        if plan_runs.killed_run(desk) is None or self.unfinished_discussion(desk):
+            note = plan_runs.resume_notice(desk)
+            if note:
+                desk.notices.append(note)
+
+    def killed_research(self, desk: "Desk") -> bool:
+        """A research run a killed process left unfinished, to resume on start (like a discussion)."""
+        from paperdesk.core.handlers.plan_runs import killed_run
+
+        return killed_run(desk) is not None
 
     def _draft(self, view: Any) -> None:
         self._pane(DraftPane).show(view)

@@ -140,7 +140,41 @@ async def test_plan_edit_in_the_text_area(workbench):
         assert outcomes(messages)[-1].status == "error" and app.desk.session.plan == before
 
 
-async def test_on_start_an_unfinished_run_is_offered_and_an_unbuilt_plan_reopens(workbench):
+async def test_on_start_a_killed_run_resumes_without_redoing_its_steps(workbench):
+    """A run a kill -9 left IN_PROGRESS (step 1 done) is finished on start by research --resume, as an
+    unfinished discussion is; step 1 is not run again and the report lands in the draft."""
+    from paperdesk.core.research import Tracker
+    from paperdesk.core.research.rules import rule_plan
+    from paperdesk.core.research.tools import ToolContext, library_search
+    from paperdesk.core.research.tracker import WHOLE
+
+    app = make_app(workbench)
+    desk = app._given_desk
+    plan = rule_plan("how does CiteSee help readers track citations?")
+    tracker = Tracker.for_library(desk.library)
+    run_id = tracker.new_run(plan)  # left IN_PROGRESS, as a kill -9 leaves it, with its search done
+    found = library_search(ToolContext(desk.library, None, desk.settings), plan.steps[0].parameters, {})
+    tracker.ensure_task(run_id, 1, WHOLE, None, plan.steps[0].output_key)
+    tracker.start(run_id, 1, WHOLE)
+    tracker.complete(run_id, 1, WHOLE, found, 0.1)
+    searched = tracker.task(run_id, 1, WHOLE)
+    tracker.close()
+    messages = []
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await settle(pilot, until=lambda: any(o.command == "research --resume" for o in outcomes(messages)))
+        await settle(pilot)
+        resumed = [o for o in outcomes(messages) if o.command == "research --resume"]
+        assert len(resumed) == 1 and resumed[0].ok, resumed
+        assert not app.desk._plan_tracker.unfinished() and app.desk.session.plan_run == run_id
+        again = app.desk._plan_tracker.task(run_id, 1, WHOLE)
+        assert again.started == searched.started and again.attempts == searched.attempts  # not run again
+        assert "## How this was researched" in app.desk.draft_view().text
+        assert app.main.query_one(PlanPane).view.run_id == run_id
+
+
+async def test_on_start_an_unbuilt_plan_reopens_and_an_older_unfinished_run_is_offered(workbench):
+    """A plan under review that is newer than the unfinished run: the plan reopens in draft-plan (nothing
+    runs), and the start message says how to finish the run."""
     from paperdesk.core.research import Tracker
     from paperdesk.core.research.rules import rule_plan
 
@@ -150,9 +184,12 @@ async def test_on_start_an_unfinished_run_is_offered_and_an_unbuilt_plan_reopens
     run_id = tracker.new_run(rule_plan("how do readers track citations?"))  # left IN_PROGRESS, as a kill -9 leaves it
     tracker.close()
     assert desk.run("mode plan").ok and desk.run(QUESTION).ok
-    async with app.run_test(size=(120, 36)) as pilot:
+    messages = []
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
         await settle(pilot)
         message = str(app.command_line.query_one("#command-message").render())
-        assert f"research run {run_id}" in message and "research --resume finishes it" in message
+        assert f"research run {run_id}" in message and "then research --resume finishes it" in message
+        assert not outcomes(messages) and app.desk.state == "draft-plan"  # nothing was started
+        assert len(app.desk._plan_tracker.unfinished()) == 1
         assert app.main.query_one(TabbedContent).active == "tab-plan"
         assert app.main.query_one(PlanPane).view.query == QUESTION.removeprefix("research ")

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 _STATUS_OF = {"step_start": IN_PROGRESS, "step_retry": IN_PROGRESS, "step_done": COMPLETED,
               "step_failed": FAILED, "step_skipped": SKIPPED}
+ANSWER_TOKENS_SHOWN = 8  # a status line every 8 tokens of a sub-answer: live, without flooding the faces
 _WORDS = {IN_PROGRESS: "running", COMPLETED: "done", FAILED: "failed", SKIPPED: "skipped"}
 
 
@@ -70,14 +71,26 @@ class _Progress:
         self.plan: Plan | None = None
         self.statuses: dict[int, tuple[str, float | None, str]] = {}
         self.on_token: Any = None
+        self.running: int | None = None  # the step now running (its answer's words are counted)
+        self.words = 0
 
     def __call__(self, event: Any) -> None:
         desk = self.desk
-        if event.kind == "token":
+        if event.kind == "token":  # the report itself, a section as soon as its step has finished
             if self.on_token is None:
                 self.on_token = desk.token_stream("report", self.query)
             self.on_token(event.text)
             return
+        if event.kind == "answer_token":  # a sub-answer being written: its progress, in the status bar
+            self.words += 1
+            if self.words % ANSWER_TOKENS_SHOWN == 1 and self.plan is not None and self.running is not None:
+                done = sum(1 for st, _, _ in self.statuses.values() if st in (COMPLETED, FAILED, SKIPPED))
+                desk.emit(ProgressUpdated(Progress(f"research step {self.running}/{len(self.plan.steps)} answer: "
+                                                   f"writing, {self.words} tokens", done, len(self.plan.steps),
+                                                   "steps")))
+            return
+        if event.kind == "step_start":
+            self.running, self.words = event.step_id, 0
         status = _STATUS_OF.get(event.kind)
         if status is None or self.plan is None or event.step_id is None or event.iteration != -1:
             if event.message:
@@ -135,7 +148,7 @@ def _act(desk: "Desk", result: "ResearchResult") -> str:
     from paperdesk.core.research.agent_actions import arxiv_offers, cited_page
 
     page = cited_page(desk.store, result.citations)
-    offers = arxiv_offers(tracker(desk), result)
+    offers = arxiv_offers(tracker(desk), result, store=desk.store)  # not the papers the library has
     if page is None and not offers:
         return ""
     desk.session.reader = (page.paper_id, page.page) if page else desk.session.reader
@@ -145,5 +158,42 @@ def _act(desk: "Desk", result: "ResearchResult") -> str:
     if page is not None:
         parts.append(f"opened {page.paper_id} at page {page.page} (most cited)")
     if offers:
-        parts.append(f"arXiv found {len(offers)} new paper(s): add {offers[0][0]} adds the first (a in the Plan pane)")
+        parts.append(f"arXiv found {len(offers)} new paper(s): add {offers[0][0]} adds the first (+ in the Plan pane)")
     return "; " + "; ".join(parts)
+
+
+# -- on start: a run the last process left unfinished -------------------------------------------
+
+
+def resumable(desk: "Desk") -> Any:
+    """The run `research --resume` would finish now (a tracker RunRow): the newest unfinished one,
+    unless a newer unbuilt plan is under review (then `research --resume` reopens that plan)."""
+    runs = tracker(desk).unfinished()
+    if not runs:
+        return None
+    s = desk.session
+    if s.plan is not None and s.plan_run is None and s.plan_created >= runs[0].created:
+        return None
+    return runs[0]
+
+
+def killed_run(desk: "Desk") -> Any:
+    """The run a killed process left IN_PROGRESS, when `research --resume` may run now: the TUI resumes it
+    on start (as it goes on with a discussion). A run the user cancelled waits for research --resume."""
+    run = resumable(desk)
+    if run is None or run.status != IN_PROGRESS or desk.workflow.refusal("research") is not None:
+        return None
+    return run
+
+
+def resume_notice(desk: "Desk") -> str | None:
+    """What the faces say on start about an unfinished research run (None when there is none)."""
+    runs = tracker(desk).unfinished()
+    if not runs:
+        return None
+    run = resumable(desk)
+    if run is None:
+        return (f"research run {runs[0].id} ({runs[0].query!r}) did not finish: build or abandon the plan "
+                "under review, then research --resume finishes it")
+    return (f"research run {run.id} ({run.query!r}) did not finish: research --resume finishes it "
+            "without redoing its steps")

@@ -17,7 +17,7 @@ from paperdesk.core.research.plan import COMPLETED, FAILED, Plan, PlanError, val
 from paperdesk.core.research.planner import Planner
 from paperdesk.core.research.quoted import quoted_section
 from paperdesk.core.research.rules import rule_plan
-from paperdesk.core.research.synthesizer import Section, lists_of, sections_of, synthesize
+from paperdesk.core.research.synthesizer import Section, Synthesis, lists_of, sections_of, step_sections
 from paperdesk.core.research.tools import Tool, ToolContext
 from paperdesk.core.research.tracker import WHOLE, Tracker
 
@@ -134,9 +134,13 @@ class Researcher:
             self._executor.settle()  # a cancelled call of the last run may still hold the model
 
         def context(token: CancelToken) -> ToolContext:
+            def on_token(text: str) -> None:  # the answer's words as the model writes them
+                if on_event is not None and not token.cancelled:  # an unwinding call stays quiet
+                    on_event(Event("answer_token", text=text))
+
             return ToolContext(self.library, self.backends.writer, s, token,
                                answer_tokens=s["research.step_tokens"], k=s["answer.k"], dialogue=dialogue,
-                               memory=self.memory, recall_k=s["memory.recall"])
+                               memory=self.memory, recall_k=s["memory.recall"], on_token=on_token)
 
         self._executor = Executor(self.tracker, context, tools=self.tools, step_timeout=s["research.step_timeout"],
                                   run_timeout=s["research.run_timeout"], max_iterations=s["research.max_iterations"],
@@ -145,28 +149,47 @@ class Researcher:
 
     def _drive(self, run_id: int, plan: Plan, on_event: EventSink | None, cancel: CancelToken | None,
                dialogue: str = "") -> ResearchResult:
-        """Steps (do), check, synthesis; `dialogue` reaches every answer prompt of the steps and the check."""
+        """Steps (do), check, synthesis; `dialogue` reaches every answer prompt of the steps and the check.
+
+        The report streams as it is built: each supported section (grounded and renumbered, as stored)
+        as soon as its answer step finishes, the check's answers after the steps, then the lists, the
+        sources and the "how" block; "answer_token" events carry the model's words while it writes.
+        """
         emit = on_event or (lambda e: None)
         cancel = cancel or CancelToken()
-        executor = self._executor_for(on_event, cancel, dialogue)
+        out = Execution()
+        synthesis = Synthesis(plan, lambda piece: emit(Event("token", text=piece)))
+        by_id = {s.id: s for s in plan.steps}
+
+        def on_step(event: Event) -> None:
+            emit(event)
+            step = by_id.get(event.step_id) if event.kind == "step_done" and event.iteration == WHOLE else None
+            if step is not None and step.tool == "answer":  # its result is in `out` before this event
+                for section in step_sections(step, out.results.get(step.output_key)):
+                    if section.answer.get("supported"):
+                        synthesis.section(section)
+
+        executor = self._executor_for(on_step, cancel, dialogue)
         warm = getattr(getattr(self.library, "embedder", None), "model", None)
         if warm is not None:
             warm()  # load the embedding model before any step's timeout starts counting
         start = time.perf_counter()
-        out = Execution()
         try:
             executor.execute(run_id, plan, out)
             steps_s = time.perf_counter() - start
-            sections, unanswered = self._check(run_id, plan, out, executor)
-            if not sections and unanswered and self.library is not None:  # no generated answer held up: quote
+            retried, unanswered = self._check(run_id, plan, out, executor)
+            for section in retried:
+                synthesis.section(section)
+            if not synthesis.questions and unanswered and self.library is not None:  # nothing held up: quote
                 quoted = quoted_section(self.library, plan.query, out.results)
-                sections = [quoted] if quoted is not None else []
+                if quoted is not None:
+                    synthesis.section(quoted, alone=True)
         except CancelledError:
             self.tracker.set_run_status(run_id, "CANCELLED")
             emit(Event("cancelled", message=f"cancelled; resume with research --resume {run_id}"))
             raise
         check_s = time.perf_counter() - start - steps_s
-        if not sections and not unanswered:
+        if not synthesis.questions and not unanswered:
             why = "; ".join(f"step {i}: {e}" for i, e in out.failed.items()) or "no step produced passages"
             result = self.fallback(plan.query, why, on_event, cancel, plan=plan, dialogue=dialogue)
             self.tracker.finish_run(run_id, COMPLETED, result.report, result.timings, fallback=True, error=why)
@@ -175,9 +198,7 @@ class Researcher:
         steps = self._steps(run_id, plan)
         timings = {"steps_s": steps_s, "check_s": check_s}
         synth_start = time.perf_counter()
-        report = synthesize(plan, sections, unanswered, steps, timings,
-                            on_text=lambda piece: emit(Event("token", text=piece)), notes=out.notes,
-                            lists=lists_of(plan, out.results))
+        report = synthesis.finish(unanswered, steps, timings, notes=out.notes, lists=lists_of(plan, out.results))
         timings["synthesis_s"] = time.perf_counter() - synth_start
         timings["total_s"] = time.perf_counter() - start
         self.tracker.finish_run(run_id, COMPLETED, report.text, timings)
@@ -186,15 +207,18 @@ class Researcher:
 
     def _check(self, run_id: int, plan: Plan, out: Execution, executor: Executor
                ) -> tuple[list[Section], list[str]]:
-        """Sub-answers with no supporting passage get one reformulated search; what stays unsupported is listed."""
+        """Sub-answers with no supporting passage get one reformulated search; what stays unsupported is listed.
+
+        Returns the sections the retries answered (the supported ones were streamed as their steps
+        finished, so these follow them in the report) and the questions that stayed unanswered.
+        """
         sections, unanswered = [], []
-        for section in sections_of(plan, out.results):
+        for i, section in enumerate(sections_of(plan, out.results)):
             if section.answer.get("supported"):
-                sections.append(section)
                 continue
             retry_q = reformulate(section.question, plan.query)
             executor.emit(Event("check", message=f"no support for {section.question!r}; searching {retry_q!r}"))
-            step_id = CHECK_BASE + len(sections) + len(unanswered) + 1
+            step_id = CHECK_BASE + i + 1  # the i-th sub-answer's retry, stable across a resume
             retried = self._check_task(run_id, step_id, retry_q, section.question, executor, out)
             if retried and retried.get("supported"):
                 sections.append(Section(section.question, retried, f"answered after searching again for: {retry_q}"))

@@ -1,11 +1,13 @@
-"""The synthesizer: a markdown report from the answered sub-questions, streamed piece by piece.
+"""The synthesizer: a markdown report from the answered sub-questions, streamed section by section.
 
 Each sub-answer was written by the writer model from its own passages and
 grounded by `agents.attribution` (unsupported [n] removed, uncited sentences
 attributed). Here the sections' local [n] are renumbered into one sources
 list, so every [n] in the report maps to (paper, page, chunk). What stayed
 unanswered after the check is listed instead of invented, and a short block
-says how the report was researched (steps, tools, timings).
+says how the report was researched (steps, tools, timings). A section is
+streamed as soon as its answer step finishes (`Synthesis`), so the report
+grows while later steps run; the streamed pieces are exactly the stored text.
 """
 
 from __future__ import annotations
@@ -34,16 +36,16 @@ class Report:
 
 def sections_of(plan: Plan, results: dict[str, Any]) -> list[Section]:
     """A section per answered sub-question: each answer step, or each iteration of an iterated one."""
-    out: list[Section] = []
-    for step in plan.steps:
-        result = results.get(step.output_key)
-        if step.tool != "answer" or not result:
-            continue
-        if "iterations" in result:
-            out += [Section(it["result"]["question"], it["result"]) for it in result["iterations"]]
-        else:
-            out.append(Section(result["question"], result))
-    return out
+    return [section for step in plan.steps for section in step_sections(step, results.get(step.output_key))]
+
+
+def step_sections(step: Any, result: dict[str, Any] | None) -> list[Section]:
+    """The sections one step's result gives: none unless it is an answer, one per iteration if iterated."""
+    if step.tool != "answer" or not result:
+        return []
+    if "iterations" in result:
+        return [Section(it["result"]["question"], it["result"]) for it in result["iterations"]]
+    return [Section(result["question"], result)]
 
 
 def lists_of(plan: Plan, results: dict[str, Any]) -> list[dict[str, Any]]:
@@ -56,48 +58,78 @@ def synthesize(plan: Plan, sections: list[Section], unanswered: list[str], steps
                timings: dict[str, float], on_text: Callable[[str], None] | None = None,
                notes: list[str] | None = None, lists: list[dict[str, Any]] | None = None) -> Report:
     """Assemble and stream the report; returns its text and the citations behind every [n]."""
-    emit = on_text or (lambda piece: None)
-    parts: list[str] = []
-
-    def put(piece: str) -> None:
-        parts.append(piece)
-        emit(piece)
-
-    numbers: dict[int, int] = {}  # chunk id -> report-wide [n]
-    citations: list[dict[str, Any]] = []
-    sources: list[dict[str, Any]] = []
-    put(f"# {plan.query}\n\n")
+    synthesis = Synthesis(plan, on_text)
     for section in sections:
-        text = _renumber(section.answer, numbers, citations, sources)
-        same = len(sections) == 1 and section.question.rstrip("?. ").lower() == plan.query.rstrip("?. ").lower()
-        put(f"{text}\n" if same else f"## {section.question}\n\n{text}\n")
+        synthesis.section(section, alone=len(sections) == 1)
+    return synthesis.finish(unanswered, steps, timings, notes, lists)
+
+
+class Synthesis:
+    """The report built section by section, so each section streams as soon as its step has finished.
+
+    The pieces handed to `on_text` are exactly the final report's text, in order: a reader of the
+    stream sees the renumbered, grounded sections while later steps still run, and `finish` adds
+    the lists, the unanswered questions, the sources and the "how" block.
+    """
+
+    def __init__(self, plan: Plan, on_text: Callable[[str], None] | None = None) -> None:
+        self.plan = plan
+        self.emit = on_text or (lambda piece: None)
+        self.parts: list[str] = []
+        self.numbers: dict[int, int] = {}  # chunk id -> report-wide [n]
+        self.citations: list[dict[str, Any]] = []
+        self.sources: list[dict[str, Any]] = []
+        self.questions: list[str] = []  # the sections written so far
+        answers = [s for s in plan.steps if s.tool == "answer"]
+        self.single = len(answers) == 1 and not answers[0].iterate_over  # at most one section can come
+
+    def put(self, piece: str) -> None:
+        if not self.parts:
+            self.parts.append(f"# {self.plan.query}\n\n")
+            self.emit(self.parts[0])
+        self.parts.append(piece)
+        self.emit(piece)
+
+    def section(self, section: Section, alone: bool | None = None) -> None:
+        """Add one answered sub-question (renumbered into the report's sources) and stream it."""
+        alone = self.single if alone is None else alone
+        text = _renumber(section.answer, self.numbers, self.citations, self.sources)
+        same = alone and section.question.rstrip("?. ").lower() == self.plan.query.rstrip("?. ").lower()
+        self.questions.append(section.question)
+        self.put(f"{text}\n" if same else f"## {section.question}\n\n{text}\n")
         if section.note:
-            put(f"\n_{section.note}_\n")
-        put("\n")
-    for found in lists or []:
-        if "papers" in found:  # arxiv_search: new work, not in the library (the agent offers to add it)
-            put("## New on arXiv (not in your library)\n\n")
-            for p in found["papers"]:
-                put(f"- {p['title']} (arXiv {p['arxiv_id']}{', ' + str(p['year']) if p.get('year') else ''})\n")
+            self.put(f"\n_{section.note}_\n")
+        self.put("\n")
+
+    def finish(self, unanswered: list[str], steps: list[dict[str, Any]], timings: dict[str, float],
+               notes: list[str] | None = None, lists: list[dict[str, Any]] | None = None) -> Report:
+        """The rest of the report after the sections; returns the whole report."""
+        put, numbers, citations = self.put, self.numbers, self.citations
+        for found in lists or []:
+            if "papers" in found:  # arxiv_search: new work, not in the library (the agent offers to add it)
+                put("## New on arXiv (not in your library)\n\n")
+                for p in found["papers"]:
+                    put(f"- {p['title']} (arXiv {p['arxiv_id']}{', ' + str(p['year']) if p.get('year') else ''})\n")
+                put("\n")
+                continue
+            put(f"## {found['kind'].capitalize()} names in the passages\n\n")
+            for item in found["items"]:
+                put(f"- {item['item']} [{_number(item['passage'], numbers, citations)}]\n")
             put("\n")
-            continue
-        put(f"## {found['kind'].capitalize()} names in the passages\n\n")
-        for item in found["items"]:
-            put(f"- {item['item']} [{_number(item['passage'], numbers, citations)}]\n")
-        put("\n")
-    if unanswered:
-        put("## Not answered\n\nNo passage in the library supports an answer to:\n")
-        for question in unanswered:
-            put(f"- {question}\n")
-        put("\n")
-    if citations:
-        put("## Sources\n\n")
-        for c in citations:
-            via = f" ({c['via']})" if c.get("via") else ""  # found through the memory graph
-            put(f"[{c['n']}] {c['title'] or c['paper_id']} ({c['paper_id']}), p. {c['page']}, chunk {c['chunk_id']}{via}\n")
-        put("\n")
-    put(_how(plan, steps, timings, notes or []))
-    return Report("".join(parts).rstrip() + "\n", citations, sources)
+        if unanswered:
+            put("## Not answered\n\nNo passage in the library supports an answer to:\n")
+            for question in unanswered:
+                put(f"- {question}\n")
+            put("\n")
+        if citations:
+            put("## Sources\n\n")
+            for c in citations:
+                via = f" ({c['via']})" if c.get("via") else ""  # found through the memory graph
+                put(f"[{c['n']}] {c['title'] or c['paper_id']} ({c['paper_id']}), p. {c['page']}, "
+                    f"chunk {c['chunk_id']}{via}\n")
+            put("\n")
+        put(_how(self.plan, steps, timings, notes or []))
+        return Report("".join(self.parts).rstrip() + "\n", citations, self.sources)
 
 
 def _number(p: dict[str, Any], numbers: dict[int, int], citations: list[dict[str, Any]]) -> int:

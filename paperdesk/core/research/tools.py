@@ -41,6 +41,7 @@ class ToolContext:
     dialogue: str = ""  # the optional "User dialogue" block (issue 15) for the answer prompts
     memory: Any = None  # the library's MemoryGraph: library_search adds the pages it recalls (issue 16)
     recall_k: int = 0
+    on_token: Callable[[str], None] | None = None  # the answer tool's model tokens, live, as it writes them
 
 
 Tool = Callable[[ToolContext, dict[str, Any], dict[str, Any]], dict[str, Any]]
@@ -154,8 +155,8 @@ def answer(ctx: ToolContext, params: dict[str, Any], inputs: dict[str, Any]) -> 
         ctx.library, question, ctx.k)
     if ctx.writer is None:
         raise PaperdeskError("no writer model is loaded; answer steps need one")
-    result = answers.write(ctx.library, ctx.writer, question, hits, cancel=ctx.cancel, max_tokens=ctx.answer_tokens,
-                           dialogue=ctx.dialogue)
+    result = answers.write(ctx.library, ctx.writer, question, hits, on_token=ctx.on_token, cancel=ctx.cancel,
+                           max_tokens=ctx.answer_tokens, dialogue=ctx.dialogue)
     if result.cancelled:
         from paperdesk.core.errors import CancelledError
 

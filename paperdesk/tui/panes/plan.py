@@ -3,7 +3,8 @@
 Keys while the pane has focus go through the workflow like typed commands
 (the Desk refuses what the state or a guard does not allow, and says why):
 a accept, r reject, b build, e plan edit, d drop the selected step, m move it
-(prefills `step move N `), + adds the first arXiv find that agent mode offered.
+(prefills `step move N `), + adds the first arXiv find that agent mode offered (shown in the
+footer only while there is one).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ DIFF_STYLE = {"removed": "red", "added": "green", "changed": "yellow", "moved": 
 EMPTY = ("No plan yet. `mode plan`, then `research <query>` shows the plan here for review;\n"
          "in agent or reader mode the steps of a running research show here live.")
 KEYS = "a accept · r reject · b build · e edit · d drop · m move · ↑/↓ step"
+OFFER_KEY = " · + add the arXiv find"  # shown only while agent mode offers one
 
 
 class PlanPane(Vertical, can_focus=True):
@@ -37,7 +39,7 @@ class PlanPane(Vertical, can_focus=True):
         Binding("e", "command('plan edit')", "Edit plan", id="plan_edit"),
         Binding("d", "drop", "Drop step", id="plan_drop"),
         Binding("m", "move", "Move step", id="plan_move"),
-        Binding("plus", "add_offer", "Add arXiv find", id="plan_add", show=False),
+        Binding("plus", "add_offer", "Add arXiv find", id="plan_add", key_display="+"),
         Binding("up", "select(-1)", "Previous step", show=False),
         Binding("down", "select(1)", "Next step", show=False),
     ]
@@ -78,7 +80,9 @@ class PlanPane(Vertical, can_focus=True):
 
     def set_offers(self, offers: list[tuple[str, str]]) -> None:
         self.offers = list(offers)
+        self.query_one("#plan-footer", Label).update(KEYS + (OFFER_KEY if self.offers else ""))
         self._render_plan()
+        self.refresh_bindings()  # + shows in the footer while there is a find to add
 
     def _render_plan(self) -> None:
         view = self.view
@@ -130,7 +134,7 @@ class PlanPane(Vertical, can_focus=True):
         command = str(parameters[0]).split()[0] if action == "command" and parameters else self._COMMANDS.get(action)
         desk = getattr(self.app, "desk", None)
         if action == "add_offer":
-            return True if self.offers else None
+            return True if self.offers else False  # hidden, not dimmed, when agent mode offered nothing
         if not command or desk is None:
             return True
         return None if desk.workflow.refusal(command) else True
@@ -164,4 +168,6 @@ class PlanPane(Vertical, can_focus=True):
 
             # `add` (issue 13) adds an arXiv id in one go; without it, find shows the paper to summarize
             verb = "add" if "add" in SPECS else "find"
-            self.post_message(self.Run(f"{verb} {self.offers[0][0]}"))
+            arxiv_id = self.offers[0][0]
+            self.set_offers(self.offers[1:])  # the next find becomes the first: + again adds that one
+            self.post_message(self.Run(f"{verb} {arxiv_id}"))
