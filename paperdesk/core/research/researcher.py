@@ -16,7 +16,6 @@ from paperdesk.core.research.engine import CHECK_BASE, Event, EventSink, Executi
 from paperdesk.core.research.plan import COMPLETED, FAILED, Plan, PlanError, validate
 from paperdesk.core.research.planner import Planner
 from paperdesk.core.research.quoted import quoted_section
-from paperdesk.core.research.rules import rule_plan
 from paperdesk.core.research.synthesizer import Section, Synthesis, lists_of, sections_of, step_sections
 from paperdesk.core.research.tools import Tool, ToolContext
 from paperdesk.core.research.tracker import WHOLE, Tracker
