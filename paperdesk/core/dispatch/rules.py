@@ -122,6 +122,35 @@ def vague(message: str, ctx: DispatchContext) -> Decision | None:
                            "or ask a question about your library.", "too vague, and nothing it could point at", 0.5)
 
 
+_RESUME_RESEARCH = re.compile(r"^(?:(?:please|ok|okay|now|so|then)[,\s]+)*(?:resume|continue|go on with|carry on with|"
+                              r"keep going with|keep on with|finish|pick up|get back to|restart)\s+(?:the\s+|my\s+|that\s+)?"
+                              r"(?:research|run|research run|report|investigation)\b", re.I)
+_GO_ON = re.compile(r"^(?:(?:please|ok|okay|now|so|then)[,\s]+)*(?:go on|continue|carry on|keep going|resume|proceed|"
+                    r"go ahead|finish it|pick it up again)(?:\s+(?:please|now|then))?[.!]*$", re.I)
+_STEER = re.compile(r"^(?:(?:please|ok|okay|now|so|then|but|and)[,\s]+)*(?:focus|concentrate|look (?:at|into)|"
+                    r"also|only|skip|ignore|leave out|include|add|emphasi[sz]e|prefer|stick to|limit|"
+                    r"make sure|don'?t|do not|more on|less on|mostly)\b", re.I)
+
+
+def resume_research(message: str, ctx: DispatchContext) -> Decision | None:
+    """After an interrupted research run: "go on", "resume the research" and steering ("focus on the
+    evaluation") continue it with `research --resume`, the message joining the dialogue its prompts get."""
+    if not ctx.resumable:
+        return None
+    text = message.strip()
+    last = (ctx.interrupted or "").split(" ", 1)[0].lower()
+    after_research = last in ("research", "build")
+    if _RESUME_RESEARCH.match(text):
+        how = "asks to go on with the unfinished research"
+    elif after_research and (_GO_ON.match(text) or (_STEER.match(text) or _IMPROVE_START.match(text))
+                             and not is_question(text)):
+        how = "an instruction right after the research was interrupted"
+    else:
+        return None
+    return Decision("delegate", "research --resume", None, 0.9,
+                    f"{how}: research --resume finishes '{ctx.resumable[:60]}' with this in the dialogue")
+
+
 def navigation(message: str, ctx: DispatchContext) -> Decision | None:
     """next / previous / back / "page 7" / "page 7 of the CiteSee paper": no retrieval, no model."""
     text = message.strip()

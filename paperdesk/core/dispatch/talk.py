@@ -80,6 +80,9 @@ class Talk:
 
         d = self.desk
         ctx = session_context.from_session(d.state, d.session, d.store, d.drafts, self.dialogue)
+        running = d._command if d.busy else None
+        if running:  # a message now interrupts this command: "focus on X" during research steers that research
+            ctx.interrupted = running
         return self.dispatcher.decide(message, ctx)
 
     def understands(self, line: str) -> bool:
