@@ -67,7 +67,8 @@ def route_question(message: str, ctx: DispatchContext, scores: IntentScores | No
             return _clarify(f"The draft has no citation [{cited}]; its citations are "
                             f"[1]-[{max(c.n for c in ctx.citations)}]. Which one?", "no such citation", confidence)
         c = match[0]
-        scope = {"citation": c.n, "paper_ids": [c.paper_id], "page": c.page}
+        scope = {"citation": c.n, "paper_ids": [c.paper_id], "page": c.page,
+                 **({"chunk_id": c.chunk_id} if c.chunk_id is not None else {})}
         return Decision("answer", f"sem-search {q}", "citation", max(confidence, 0.9),
                         f"asks about citation [{c.n}] of the {ctx.draft_kind} draft ({c.title or c.paper_id}"
                         f"{f', page {c.page}' if c.page else ''})", scope=scope, stage="rule")

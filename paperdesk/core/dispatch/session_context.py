@@ -37,7 +37,8 @@ def from_session(state: str | None, session: Session, store: Any, drafts: Any,
             for source in current.sources if current else []:
                 try:
                     citations.append(Citation(int(source["n"]), str(source["paper_id"]),
-                                              str(source.get("title", "")), source.get("page")))
+                                              str(source.get("title", "")), source.get("page"),
+                                              source.get("chunk_id")))
                 except (KeyError, TypeError, ValueError):
                     continue  # a malformed stored source must not stop routing
     rows = store.history(HISTORY_LINES)

@@ -30,6 +30,7 @@ class Citation:
     paper_id: str
     title: str = ""
     page: int | None = None
+    chunk_id: int | None = None  # the cited passage (the citation route answers from it and its neighbours)
 
 
 @dataclass
@@ -91,7 +92,8 @@ class DispatchContext:
             selected=PaperRef(str(selected["id"]), str(selected.get("title", ""))) if selected else None,
             reader=(str(reader[0]), int(reader[1])) if reader else None,
             draft_kind=draft.get("kind") if draft else None,
-            citations=[Citation(int(c["n"]), str(c["paper_id"]), str(c.get("title", "")), c.get("page"))
+            citations=[Citation(int(c["n"]), str(c["paper_id"]), str(c.get("title", "")), c.get("page"),
+                                c.get("chunk_id"))
                        for c in draft.get("citations") or []],
             history=[str(h) for h in data.get("history") or []],
             library=refs(data.get("library")),
