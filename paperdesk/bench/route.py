@@ -39,7 +39,8 @@ class _TimedEncoder:
 def _default_sets() -> list[Path]:
     from paperdesk.core.dispatch.evaluate import DEV_FILE
 
-    return [p for p in (DEV_FILE, DEV_FILE.with_name("route_holdout.jsonl")) if p.exists()]
+    names = ("route_holdout.jsonl", "route_holdout_fresh.jsonl")  # fresh: written after the rules' audit
+    return [p for p in (DEV_FILE, *(DEV_FILE.with_name(n) for n in names)) if p.exists()]
 
 
 def _raw_encode(raw, message: str) -> None:

@@ -29,7 +29,7 @@ _COMPLEX = re.compile(
     r"synthesi[sz]e|how do (?:they|these|the papers))\b", re.I)
 _MULTI = re.compile(r"\?.+\?|\b(?:and|also) (?:how|why|what|which|when|where|who)\b", re.I)
 _THIS_PAPER = re.compile(r"\b(?:this|that|the current|the open|the selected)\s+(?:paper|article|pdf|document|one)\b"
-                         r"|\b(?:in|does|do|did|is|was) it\b|\bits\b|\bthey\b|\bthe authors\b", re.I)
+                         r"|\b(?:in|does|do|did|is|was) it\b|\bits\b|\bthey\b|\bthe authors\b|\bhere\b", re.I)
 SIMPLE_WORDS = 8
 
 

@@ -83,10 +83,32 @@ def grammar(message: str, catalog: CommandCatalog, ctx: DispatchContext) -> Deci
         return None  # "find me papers about X": natural language, let the find rule take the topic
     if name == "notes" and slots.note_text(message) != rest and re.match(r"(?:that|down)\b", rest, re.I):
         return None
+    if name == "save" and rest:  # "save this answer" saves the draft; only a quoted or "as X" name names it
+        title = save_name(rest)
+        reason = f"saves the draft as {title!r}" if title else "saves the draft (no name given: quote it or say 'as')"
+        return Decision("delegate", f"save {title}" if title else "save", None, 1.0 if title else 0.95, reason,
+                        stage="rule")
     line = f"{name} {rest}".strip()
     action = "navigate" if name == "open" else ("answer" if name in ("sem-search", "research") else "delegate")
     route = {"sem-search": "simple", "research": "complex"}.get(name)
     return Decision(action, line, route, 1.0, "already a command line", stage="rule")
+
+
+_QUOTED = re.compile(r"[\"\u201c\u2018'](?P<t>[^\"\u201d\u2019']+)[\"\u201d\u2019']")
+_NAMED = re.compile(r"\b(?:as|named|called|titled|under the (?:name|title))\s+(?P<t>.+)$", re.I)
+
+
+def save_name(rest: str) -> str | None:
+    """The report name in save's words: quoted ("save \"reading tools\"") or introduced by as / named /
+    called; free words ("save this answer", "save it please") name nothing."""
+    m = _QUOTED.search(rest)
+    if m and m.group("t").strip():
+        return m.group("t").strip()
+    m = _NAMED.search(rest)
+    if m:
+        title = m.group("t").strip(" .!?\"'\u201c\u201d")
+        return title or None
+    return None
 
 
 def _command_with_reference(name: str, message: str, ctx: DispatchContext) -> Decision | None:
@@ -103,7 +125,8 @@ def _command_with_reference(name: str, message: str, ctx: DispatchContext) -> De
     return intents.build(intent, message, ctx, 0.95, f"{name} and a paper named in words", "rule")
 
 
-_VAGUE = re.compile(r"^(?:(?:ok|okay|yes|yeah|no|hmm+|well|so|and|then|please|um+|uh+|now)[\s,.!?]*)*"
+_VAGUE = re.compile(r"^(?:(?:ok|okay|yes|yeah|no|hmm+|well|so|and|then|please|um+|uh+|now|what about|how about)"
+                    r"[\s,.!?]*)*"
                     r"(?:that(?: one)?|this(?: one)?|it|that thing|the other (?:one|thing)|do it|go|sure)?[\s.!?]*$",
                     re.I)
 
@@ -201,4 +224,13 @@ def cue(message: str, ctx: DispatchContext) -> Decision | None:
         return intents.build("find", message, ctx, 0.92, "asks for papers on a topic (arXiv)", "rule")
     if ctx.draft_kind and _IMPROVE_START.match(text):
         return intents.build("improve", message, ctx, 0.9, f"an instruction about the {ctx.draft_kind} draft", "rule")
+    keep = _KEEP_DRAFT.match(text)
+    if ctx.draft_kind and keep:  # "keep this as \"X\"": save, named only by quotes or "as"
+        title = save_name(keep.group("rest"))
+        return Decision("delegate", f"save {title}" if title else "save", None, 0.9,
+                        f"asks to keep the {ctx.draft_kind} draft" + (f" as {title!r}" if title else ""))
     return None
+
+
+_KEEP_DRAFT = re.compile(r"^(?:keep|store|file|finali[sz]e)\s+(?P<rest>(?:this|it|that|the (?:answer|report|draft|"
+                         r"summary))(?:\s+(?:as|named|called|titled|under)\b.*|\s*[\"\u201c'].*|[\s.!]*))$", re.I)
