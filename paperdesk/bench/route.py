@@ -163,6 +163,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.bench.route_interrupt import measure
 
     dispatcher.exemplars.encoder = embedder  # the interrupt runs untimed by the encoder wrapper
+    from paperdesk.bench.route_desk import measure as measure_desk
+
+    report["desk_navigate"], more = measure_desk(embedder)
+    lines += more
     report["interrupt"], more = measure(dispatcher, settings)
     lines += more
     emit(report, args.json, lines)
