@@ -84,11 +84,11 @@ class Dispatcher:
         return joined
 
     def _decide(self, text: str, ctx: DispatchContext) -> Decision:
-        for rule in (lambda: rules.grammar(text, self.catalog, ctx), lambda: rules.resume_research(text, ctx),
-                     lambda: intents.repeat(text, ctx),
+        for rule in (lambda: rules.grammar(text, self.catalog, ctx), lambda: intents.repeat(text, ctx),
                      lambda: rules.vague(text, ctx),
                      lambda: rules.navigation(text, ctx), lambda: rules.open_paper(text, ctx),
-                     lambda: self._cited_question(text, ctx), lambda: rules.cue(text, ctx)):
+                     lambda: self._cited_question(text, ctx), lambda: rules.resume_research(text, ctx),
+                     lambda: rules.cue(text, ctx)):
             decided = rule()
             if decided is not None:
                 return decided

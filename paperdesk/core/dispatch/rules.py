@@ -20,7 +20,7 @@ NEXT_RE = re.compile(r"^(?:(?:go|move|turn|flip|skip)\s+(?:to\s+)?(?:the\s+)?)?(
 PREV_RE = re.compile(r"^(?:(?:go|move|turn|flip)\s+)?(?:back(?:\s+(?:a|one)\s+page)?|previous(?:\s+page)?|prev|"
                      r"page\s+up|one page back|page back)" + _TAIL, re.I)
 _NAV_VERB = re.compile(r"^(?:(?:please|now|ok)\s+)?(?:go|jump|skip|turn|flip|take me|bring me|navigate|move|open|show"
-                       r"(?:\s+me)?|read|display|view|let me (?:see|read))\b", re.I)
+                       r"(?:\s+me)?|read|display|view|let me (?:see|read)|(?:have a |take a )?look at)\b", re.I)
 _QUESTION = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|could|should|"
                        r"was|were|will|has|have|explain|describe|tell me|define)\b|\?\s*$", re.I)
 _OTHER_VERBS = re.compile(r"\b(?:summari[sz]e|summary|note|notes|find|search|improve|rewrite|save|abandon)\b", re.I)
@@ -151,7 +151,7 @@ _RESUME_RESEARCH = re.compile(r"^(?:(?:please|ok|okay|now|so|then)[,\s]+)*(?:res
 _GO_ON = re.compile(r"^(?:(?:please|ok|okay|now|so|then)[,\s]+)*(?:go on|continue|carry on|keep going|resume|proceed|"
                     r"go ahead|finish it|pick it up again)(?:\s+(?:please|now|then))?[.!]*$", re.I)
 _STEER = re.compile(r"^(?:(?:please|ok|okay|now|so|then|but|and)[,\s]+)*(?:focus|concentrate|look (?:at|into)|"
-                    r"also|only|skip|ignore|leave out|include|add|emphasi[sz]e|prefer|stick to|limit|"
+                    r"also|only|skip|ignore|leave out|include|emphasi[sz]e|prefer|stick to|limit|"
                     r"make sure|don'?t|do not|more on|less on|mostly)\b", re.I)
 
 
@@ -166,7 +166,7 @@ def resume_research(message: str, ctx: DispatchContext) -> Decision | None:
     if _RESUME_RESEARCH.match(text):
         how = "asks to go on with the unfinished research"
     elif after_research and (_GO_ON.match(text) or (_STEER.match(text) or _IMPROVE_START.match(text))
-                             and not is_question(text)):
+                             and not is_question(text) and resolve.page(text) is None):  # "look at page 3": a move
         how = "an instruction right after the research was interrupted"
     else:
         return None
