@@ -39,7 +39,8 @@ class _TimedEncoder:
 def _default_sets() -> list[Path]:
     from paperdesk.core.dispatch.evaluate import DEV_FILE
 
-    return [p for p in (DEV_FILE, DEV_FILE.with_name("route_holdout.jsonl")) if p.exists()]
+    names = ("route_holdout.jsonl", "route_holdout_fresh.jsonl")  # fresh: written after the rules' audit
+    return [p for p in (DEV_FILE, *(DEV_FILE.with_name(n) for n in names)) if p.exists()]
 
 
 def _raw_encode(raw, message: str) -> None:
@@ -162,6 +163,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.bench.route_interrupt import measure
 
     dispatcher.exemplars.encoder = embedder  # the interrupt runs untimed by the encoder wrapper
+    from paperdesk.bench.route_desk import measure as measure_desk
+
+    report["desk_navigate"], more = measure_desk(embedder)
+    lines += more
     report["interrupt"], more = measure(dispatcher, settings)
     lines += more
     emit(report, args.json, lines)

@@ -115,33 +115,22 @@ def test_a_refused_delegation_says_what_was_understood_why_not_and_what_would_en
     assert desk.talk.dialogue.turns[-1].kind == "refusal"
 
 
-def _interrupt_summary(desk, fake, finish_first):
+def test_a_message_during_a_summary_interrupts_it_and_improves_the_kept_partial_summary(make_desk):
+    # the held races (message-first and generation-first) are in test_desk_dispatch_race.py
+    fake = FakeLLM(" ".join(["word"] * 400), delay=0.01)
+    desk = make_desk(fake)
+    seen = _understood(desk)
     desk.run("find expository writing")
     box = []
     worker = threading.Thread(target=lambda: box.append(desk.run("summarize 1")))
     worker.start()
-    if finish_first:
-        worker.join()
-    else:
-        assert fake.started.wait(30)
+    assert fake.started.wait(30)
     second = desk.talk.submit("focus on the evaluation")
     worker.join()
-    return box[0], second
-
-
-@pytest.mark.parametrize("finish_first", [False, True], ids=["message-first", "generation-first"])
-def test_no_message_is_lost_between_a_finishing_generation_and_an_arriving_message(make_desk, finish_first):
-    fake = FakeLLM(" ".join(["word"] * 400), delay=0.0 if finish_first else 0.01)
-    desk = make_desk(fake)
-    seen = _understood(desk)
-    first, second = _interrupt_summary(desk, fake, finish_first)
-    assert first.status == ("ok" if finish_first else "cancelled")
-    assert desk.state == "draft-summary"
-    paper = desk.session.selected
-    revisions = desk.store.revisions(paper)
-    if not finish_first:  # the partial summary is kept as an interrupted revision, then improved
-        assert revisions[0].status == "interrupted" and seen[0].interrupting
-    # either way the message ran exactly once, as the improve of that summary, with its words in the prompt
+    assert box[0].status == "cancelled" and desk.state == "draft-summary"
+    revisions = desk.store.revisions(desk.session.selected)
+    assert revisions[0].status == "interrupted" and seen[0].interrupting
+    # the message ran exactly once, as the improve of that summary, with its words in the prompt
     assert second.command == "improve focus on the evaluation" and second.status == "ok"
     assert len(revisions) == 2
     assert "User: focus on the evaluation" in fake.requests[-1].prompt

@@ -123,7 +123,10 @@ class Summarizer:
         on_token: Callable[[str], None] | None = None,
         cancel: CancelToken | None = None,
         progress: ProgressCallback | None = None,
+        dialogue: str = "",
     ) -> SummaryResult:
+        """Summarize a paper section by section; `dialogue` (the optional "User dialogue" block, issue 15)
+        leads each section's prompt, so the words that asked for the summary shape it."""
         paper = self.store.get_paper(paper_id)
         if paper is None:
             from paperdesk.core.errors import UnknownPaperError
@@ -144,6 +147,8 @@ class Summarizer:
 
         def write_section(n: int, section: str, heading: str, notes_text: str) -> None:
             prompt = render("summarize_section", title=paper.title, notes=notes_text, section=section, heading=heading)
+            if dialogue.strip():
+                prompt = f"{dialogue.strip()}\n\n{prompt}"
             grounder = opening_grounder if n == 1 else rest_grounder
             body = self._section(heading, prompt, "Notes on", n, emit, token, timings, start,
                                  grounder, section, stats, used)

@@ -87,7 +87,8 @@ class Dispatcher:
         for rule in (lambda: rules.grammar(text, self.catalog, ctx), lambda: intents.repeat(text, ctx),
                      lambda: rules.vague(text, ctx),
                      lambda: rules.navigation(text, ctx), lambda: rules.open_paper(text, ctx),
-                     lambda: self._cited_question(text, ctx), lambda: rules.cue(text, ctx)):
+                     lambda: self._cited_question(text, ctx), lambda: rules.resume_research(text, ctx),
+                     lambda: rules.cue(text, ctx)):
             decided = rule()
             if decided is not None:
                 return decided
@@ -175,7 +176,7 @@ class Dispatcher:
 # Verbs that name an intent outright, wherever they stand in the message.
 _VERB_CUES = [(re.compile(p, re.I), intent) for p, intent in (
     (r"\bsummari[sz]e\b|\bwrite (?:it )?up\b|\bdigest\b", "summarize"),
-    (r"\b(?:saved|stored|existing|my) summary\b", "summary"),
+    (r"\b(?:saved|stored|existing|my) summary\b|^(?:show|display|bring up)(?: me)? the summary\b", "summary"),
     (r"^(?:open|read|view)\b", "open"),
     (r"\b(?:discard|throw (?:it |this |the draft )?away|scrap|abandon|get rid of)\b", "abandon"),
     (r"\b(?:save|store|finali[sz]e)\b", "save"),

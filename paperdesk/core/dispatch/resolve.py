@@ -26,6 +26,8 @@ _ORDINAL_RE = re.compile(rf"\b(?:the\s+)?(?P<ord>{_ORD_WORDS}|last)\b(?!\s+page)
                          re.I)
 _NUMBERED_RE = re.compile(r"(?:\b(?:number|no\.?|result|paper|item|hit|entry)\s*#?\s*|#)(?P<n>\d{1,3})\b"
                           r"(?!\s*(?:papers|results))", re.I)
+# "number three", "result two" ("no one" is not a number: "no" is left out here)
+_NUMBER_WORD_RE = re.compile(r"\b(?:number|result|paper|item|hit|entry)\s+(?P<w>" + "|".join(NUMBERS) + r")\b", re.I)
 _PAGE_RE = re.compile(r"\b(?:page|p\.|pg\.?|p)\s*(?P<n>\d{1,4})\b", re.I)
 _ORD_PAGE_RE = re.compile(rf"\b(?:the\s+)?(?P<ord>{_ORD_WORDS}|last)\s+page\b", re.I)
 _ID_RE = re.compile(r"(?:arxiv:)?\b(?:\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?|local-[0-9a-f]{12})\b",
@@ -46,10 +48,13 @@ class Named:
 
 
 def ordinal(message: str, ctx: DispatchContext) -> int | None:
-    """The 1-based result number the message points at ("the second one", "#3", "the last paper")."""
+    """The 1-based result number the message points at ("the second one", "#3", "number three", "the last")."""
     m = _NUMBERED_RE.search(message)
     if m:
         return int(m.group("n"))
+    m = _NUMBER_WORD_RE.search(message)
+    if m:
+        return NUMBERS[m.group("w").lower()]
     for m in _ORDINAL_RE.finditer(message):
         word = m.group("ord").lower()
         if word == "last":

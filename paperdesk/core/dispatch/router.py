@@ -29,7 +29,7 @@ _COMPLEX = re.compile(
     r"synthesi[sz]e|how do (?:they|these|the papers))\b", re.I)
 _MULTI = re.compile(r"\?.+\?|\b(?:and|also) (?:how|why|what|which|when|where|who)\b", re.I)
 _THIS_PAPER = re.compile(r"\b(?:this|that|the current|the open|the selected)\s+(?:paper|article|pdf|document|one)\b"
-                         r"|\b(?:in|does|do|did|is|was) it\b|\bits\b|\bthey\b|\bthe authors\b", re.I)
+                         r"|\b(?:in|does|do|did|is|was) it\b|\bits\b|\bthey\b|\bthe authors\b|\bhere\b", re.I)
 SIMPLE_WORDS = 8
 
 
@@ -67,7 +67,8 @@ def route_question(message: str, ctx: DispatchContext, scores: IntentScores | No
             return _clarify(f"The draft has no citation [{cited}]; its citations are "
                             f"[1]-[{max(c.n for c in ctx.citations)}]. Which one?", "no such citation", confidence)
         c = match[0]
-        scope = {"citation": c.n, "paper_ids": [c.paper_id], "page": c.page}
+        scope = {"citation": c.n, "paper_ids": [c.paper_id], "page": c.page,
+                 **({"chunk_id": c.chunk_id} if c.chunk_id is not None else {})}
         return Decision("answer", f"sem-search {q}", "citation", max(confidence, 0.9),
                         f"asks about citation [{c.n}] of the {ctx.draft_kind} draft ({c.title or c.paper_id}"
                         f"{f', page {c.page}' if c.page else ''})", scope=scope, stage="rule")

@@ -20,7 +20,7 @@ NEXT_RE = re.compile(r"^(?:(?:go|move|turn|flip|skip)\s+(?:to\s+)?(?:the\s+)?)?(
 PREV_RE = re.compile(r"^(?:(?:go|move|turn|flip)\s+)?(?:back(?:\s+(?:a|one)\s+page)?|previous(?:\s+page)?|prev|"
                      r"page\s+up|one page back|page back)" + _TAIL, re.I)
 _NAV_VERB = re.compile(r"^(?:(?:please|now|ok)\s+)?(?:go|jump|skip|turn|flip|take me|bring me|navigate|move|open|show"
-                       r"(?:\s+me)?|read|display|view|let me (?:see|read))\b", re.I)
+                       r"(?:\s+me)?|read|display|view|let me (?:see|read)|(?:have a |take a )?look at)\b", re.I)
 _QUESTION = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|could|should|"
                        r"was|were|will|has|have|explain|describe|tell me|define)\b|\?\s*$", re.I)
 _OTHER_VERBS = re.compile(r"\b(?:summari[sz]e|summary|note|notes|find|search|improve|rewrite|save|abandon)\b", re.I)
@@ -83,10 +83,32 @@ def grammar(message: str, catalog: CommandCatalog, ctx: DispatchContext) -> Deci
         return None  # "find me papers about X": natural language, let the find rule take the topic
     if name == "notes" and slots.note_text(message) != rest and re.match(r"(?:that|down)\b", rest, re.I):
         return None
+    if name == "save" and rest:  # "save this answer" saves the draft; only a quoted or "as X" name names it
+        title = save_name(rest)
+        reason = f"saves the draft as {title!r}" if title else "saves the draft (no name given: quote it or say 'as')"
+        return Decision("delegate", f"save {title}" if title else "save", None, 1.0 if title else 0.95, reason,
+                        stage="rule")
     line = f"{name} {rest}".strip()
     action = "navigate" if name == "open" else ("answer" if name in ("sem-search", "research") else "delegate")
     route = {"sem-search": "simple", "research": "complex"}.get(name)
     return Decision(action, line, route, 1.0, "already a command line", stage="rule")
+
+
+_QUOTED = re.compile(r"[\"\u201c\u2018'](?P<t>[^\"\u201d\u2019']+)[\"\u201d\u2019']")
+_NAMED = re.compile(r"\b(?:as|named|called|titled|under the (?:name|title))\s+(?P<t>.+)$", re.I)
+
+
+def save_name(rest: str) -> str | None:
+    """The report name in save's words: quoted ("save \"reading tools\"") or introduced by as / named /
+    called; free words ("save this answer", "save it please") name nothing."""
+    m = _QUOTED.search(rest)
+    if m and m.group("t").strip():
+        return m.group("t").strip()
+    m = _NAMED.search(rest)
+    if m:
+        title = m.group("t").strip(" .!?\"'\u201c\u201d")
+        return title or None
+    return None
 
 
 def _command_with_reference(name: str, message: str, ctx: DispatchContext) -> Decision | None:
@@ -103,7 +125,8 @@ def _command_with_reference(name: str, message: str, ctx: DispatchContext) -> De
     return intents.build(intent, message, ctx, 0.95, f"{name} and a paper named in words", "rule")
 
 
-_VAGUE = re.compile(r"^(?:(?:ok|okay|yes|yeah|no|hmm+|well|so|and|then|please|um+|uh+|now)[\s,.!?]*)*"
+_VAGUE = re.compile(r"^(?:(?:ok|okay|yes|yeah|no|hmm+|well|so|and|then|please|um+|uh+|now|what about|how about)"
+                    r"[\s,.!?]*)*"
                     r"(?:that(?: one)?|this(?: one)?|it|that thing|the other (?:one|thing)|do it|go|sure)?[\s.!?]*$",
                     re.I)
 
@@ -120,6 +143,35 @@ def vague(message: str, ctx: DispatchContext) -> Decision | None:
                                "or ask a question about it.", "points at a paper but says nothing to do", 0.5)
     return intents.clarify("What do you mean? Nothing is selected or open; for example: find papers on a topic, "
                            "or ask a question about your library.", "too vague, and nothing it could point at", 0.5)
+
+
+_RESUME_RESEARCH = re.compile(r"^(?:(?:please|ok|okay|now|so|then)[,\s]+)*(?:resume|continue|go on with|carry on with|"
+                              r"keep going with|keep on with|finish|pick up|get back to|restart)\s+(?:the\s+|my\s+|that\s+)?"
+                              r"(?:research|run|research run|report|investigation)\b", re.I)
+_GO_ON = re.compile(r"^(?:(?:please|ok|okay|now|so|then)[,\s]+)*(?:go on|continue|carry on|keep going|resume|proceed|"
+                    r"go ahead|finish it|pick it up again)(?:\s+(?:please|now|then))?[.!]*$", re.I)
+_STEER = re.compile(r"^(?:(?:please|ok|okay|now|so|then|but|and)[,\s]+)*(?:focus|concentrate|look (?:at|into)|"
+                    r"also|only|skip|ignore|leave out|include|emphasi[sz]e|prefer|stick to|limit|"
+                    r"make sure|don'?t|do not|more on|less on|mostly)\b", re.I)
+
+
+def resume_research(message: str, ctx: DispatchContext) -> Decision | None:
+    """After an interrupted research run: "go on", "resume the research" and steering ("focus on the
+    evaluation") continue it with `research --resume`, the message joining the dialogue its prompts get."""
+    if not ctx.resumable:
+        return None
+    text = message.strip()
+    last = (ctx.interrupted or "").split(" ", 1)[0].lower()
+    after_research = last in ("research", "build")
+    if _RESUME_RESEARCH.match(text):
+        how = "asks to go on with the unfinished research"
+    elif after_research and (_GO_ON.match(text) or (_STEER.match(text) or _IMPROVE_START.match(text))
+                             and not is_question(text) and resolve.page(text) is None):  # "look at page 3": a move
+        how = "an instruction right after the research was interrupted"
+    else:
+        return None
+    return Decision("delegate", "research --resume", None, 0.9,
+                    f"{how}: research --resume finishes '{ctx.resumable[:60]}' with this in the dialogue")
 
 
 def navigation(message: str, ctx: DispatchContext) -> Decision | None:
@@ -172,4 +224,13 @@ def cue(message: str, ctx: DispatchContext) -> Decision | None:
         return intents.build("find", message, ctx, 0.92, "asks for papers on a topic (arXiv)", "rule")
     if ctx.draft_kind and _IMPROVE_START.match(text):
         return intents.build("improve", message, ctx, 0.9, f"an instruction about the {ctx.draft_kind} draft", "rule")
+    keep = _KEEP_DRAFT.match(text)
+    if ctx.draft_kind and keep:  # "keep this as \"X\"": save, named only by quotes or "as"
+        title = save_name(keep.group("rest"))
+        return Decision("delegate", f"save {title}" if title else "save", None, 0.9,
+                        f"asks to keep the {ctx.draft_kind} draft" + (f" as {title!r}" if title else ""))
     return None
+
+
+_KEEP_DRAFT = re.compile(r"^(?:keep|store|file|finali[sz]e)\s+(?P<rest>(?:this|it|that|the (?:answer|report|draft|"
+                         r"summary))(?:\s+(?:as|named|called|titled|under)\b.*|\s*[\"\u201c'].*|[\s.!]*))$", re.I)

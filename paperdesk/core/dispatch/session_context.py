@@ -37,10 +37,14 @@ def from_session(state: str | None, session: Session, store: Any, drafts: Any,
             for source in current.sources if current else []:
                 try:
                     citations.append(Citation(int(source["n"]), str(source["paper_id"]),
-                                              str(source.get("title", "")), source.get("page")))
+                                              str(source.get("title", "")), source.get("page"),
+                                              source.get("chunk_id")))
                 except (KeyError, TypeError, ValueError):
                     continue  # a malformed stored source must not stop routing
-    history = [row[0] for row in store.history(HISTORY_LINES)]
+    rows = store.history(HISTORY_LINES)
+    history = [row[0] for row in rows]
+    # The last command was cancelled (Esc, or a message that interrupted it): "go on" may mean that work.
+    interrupted = rows[-1][0] if rows and str(rows[-1][2]).startswith("cancelled") else None
     return DispatchContext(
         state=state or "initial",
         results=[PaperRef(r.id, r.title) for r in session.results],
@@ -52,7 +56,19 @@ def from_session(state: str | None, session: Session, store: Any, drafts: Any,
         history=history,
         library=library if library is not None else library_refs(store),
         dialogue=dialogue,
+        resumable=unfinished_research(store),
+        interrupted=interrupted,
     )
+
+
+def unfinished_research(store: Any) -> str | None:
+    """The query of the newest research run left unfinished (what `research --resume` would finish), or None."""
+    try:
+        rows = store.query("SELECT query FROM research_runs WHERE status IN ('IN_PROGRESS', 'CANCELLED') "
+                           "ORDER BY id DESC LIMIT 1")
+    except Exception:  # noqa: BLE001 - no research has ever run here: the table does not exist yet
+        return None
+    return str(rows[0][0]) if rows else None
 
 
 def from_store(store: Any) -> DispatchContext:

@@ -80,6 +80,9 @@ class Talk:
 
         d = self.desk
         ctx = session_context.from_session(d.state, d.session, d.store, d.drafts, self.dialogue)
+        running = d._command if d.busy else None
+        if running:  # a message now interrupts this command: "focus on X" during research steers that research
+            ctx.interrupted = running
         return self.dispatcher.decide(message, ctx)
 
     def understands(self, line: str) -> bool:
@@ -183,13 +186,23 @@ class Talk:
         except Exception as exc:  # noqa: BLE001 - a side answer must never disturb the running work
             outcome = Outcome(command.raw, "error", f"{command.name}: {exc}")
         self._sync()
+        self._record(message, f"{decision.line()}; answered beside the running work: {outcome.status}"
+                              + (f": {outcome.message.splitlines()[0][:150]}" if outcome.message else ""))
         return outcome
 
     def _finish(self, outcome: Outcome, message: str, summary: str = "", emit: bool = True) -> Outcome:
         """Persist the dialogue and a history row for a message that ran no command."""
         self._sync()
-        if not self.desk.busy:
-            self.desk._persist((message, self.desk.state, summary or f"{outcome.status}: {outcome.message[:200]}"))
-        if emit and not self.desk.busy:
+        busy = self.desk.busy
+        self._record(message, summary or f"{outcome.status}: {outcome.message[:200]}")
+        if emit and not busy:
             self.desk.emit(CommandFinished(outcome))
         return outcome
+
+    def _record(self, message: str, summary: str) -> None:
+        """The message's history row. While a command runs only the row is written: the session it holds
+        is mid-change (that command persists it, dialogue included, when it ends)."""
+        if self.desk.busy:
+            self.desk.store.add_history(message, self.desk.state or "", summary)
+        else:
+            self.desk._persist((message, self.desk.state, summary))

@@ -30,6 +30,7 @@ class Citation:
     paper_id: str
     title: str = ""
     page: int | None = None
+    chunk_id: int | None = None  # the cited passage (the citation route answers from it and its neighbours)
 
 
 @dataclass
@@ -46,6 +47,8 @@ class DispatchContext:
     history: list[str] = field(default_factory=list)  # command lines, oldest first
     library: list[PaperRef] = field(default_factory=list)
     dialogue: Any = None  # a Dialogue, or None
+    resumable: str | None = None  # the query of the newest unfinished research run (research --resume finishes it)
+    interrupted: str | None = None  # the last command line, when it was cancelled (interrupted) rather than done
 
     def paper_title(self, paper_id: str) -> str:
         for ref in [*self.results, *self.library, *([self.selected] if self.selected else [])]:
@@ -65,6 +68,8 @@ class DispatchContext:
             "history": list(self.history),
             "library": [asdict(r) for r in self.library],
             "dialogue": self.dialogue.to_json() if self.dialogue is not None else None,
+            "resumable": self.resumable,
+            "interrupted": self.interrupted,
         }
 
     @classmethod
@@ -87,11 +92,14 @@ class DispatchContext:
             selected=PaperRef(str(selected["id"]), str(selected.get("title", ""))) if selected else None,
             reader=(str(reader[0]), int(reader[1])) if reader else None,
             draft_kind=draft.get("kind") if draft else None,
-            citations=[Citation(int(c["n"]), str(c["paper_id"]), str(c.get("title", "")), c.get("page"))
+            citations=[Citation(int(c["n"]), str(c["paper_id"]), str(c.get("title", "")), c.get("page"),
+                                c.get("chunk_id"))
                        for c in draft.get("citations") or []],
             history=[str(h) for h in data.get("history") or []],
             library=refs(data.get("library")),
             dialogue=Dialogue.from_json(data["dialogue"]) if data.get("dialogue") else None,
+            resumable=str(data["resumable"]) if data.get("resumable") else None,
+            interrupted=str(data["interrupted"]) if data.get("interrupted") else None,
         )
 
 

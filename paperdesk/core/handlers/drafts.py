@@ -22,8 +22,14 @@ def recall_from(desk: "Desk") -> dict:
 
 
 def sem_search(desk: "Desk", command: Command) -> Outcome:
-    scope = (desk.answer_scope or {}).get("paper_ids")  # a routed question that names one paper or citation
-    hits = answers.retrieve(desk.library, command.text, desk.settings["answer.k"], papers=scope, **recall_from(desk))
+    routed = desk.answer_scope or {}  # a routed question that names one paper or one citation of the draft
+    if routed.get("citation") is not None:  # "what does [2] say": that passage and its neighbours, no search
+        from paperdesk.core.dispatch.cited import cited_passages
+
+        hits = cited_passages(desk.library, routed)
+    else:
+        hits = answers.retrieve(desk.library, command.text, desk.settings["answer.k"],
+                                papers=routed.get("paper_ids"), **recall_from(desk))
     return _draft_from_hits(desk, command, hits, "answer", "answer", desk.settings["answer.max_tokens"])
 
 

@@ -62,7 +62,8 @@ def summarizer(desk: "Desk") -> Summarizer:
 def write_summary(desk: "Desk", command: Command, paper: "Paper") -> Outcome:
     """Stream a fresh summary of the selected paper into a new revision."""
     result = summarizer(desk).summarize(paper.id, on_token=desk.token_stream("summary", paper.title),
-                                        cancel=desk.cancel_token, progress=desk.progress)
+                                        cancel=desk.cancel_token, progress=desk.progress,
+                                        dialogue=desk.dialogue_block())
     return summary_outcome(desk, command, result)
 
 

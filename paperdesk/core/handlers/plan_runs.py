@@ -48,7 +48,7 @@ def _execute(desk: "Desk", command: Command, query: str, progress: "_Progress", 
     r = researcher(desk)
     if run_id is not None:
         progress.plan = r.tracker.run(run_id).plan
-        result = r.resume(run_id, progress, desk.cancel_token)
+        result = r.resume(run_id, progress, desk.cancel_token, _dialogue(desk))
     else:
         plan_s = None
         if plan is None:
