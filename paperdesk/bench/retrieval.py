@@ -171,6 +171,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         lines.append(f"  {m:<8} " + " ".join(f"{x:.4f}" for x in cvr[m]["per_fold"]) + f"   ({cvr[m]['mean']:.4f})")
     lines.append(f"  hybrid above both on every fold: {cvr['hybrid_beats_both_every_fold']}; "
                  f"winner on all dev queries: {cvr['winner']}")
+    m = cvr["hybrid_maximin"]
+    lines.append(f"  hybrid, choosing the best worst-fold margin instead of the best mean: "
+                 + " ".join(f"{x:.4f}" for x in m["per_fold"]) + f"   ({m['mean']:.4f}); above both on "
+                 f"{m['folds_won']} of {cvr['folds']} folds; settings above both on every fold when fixed in "
+                 f"advance: {cvr['settings_winning_every_fold_in_sample']} of {cvr['settings_tried']}")
     lines.append("  held-out mean when choosing only within: " +
                  "; ".join(f"{k} {v:.4f}" for k, v in cvr["held_out_by_family"].items()))
     if "backend_compare" in report:

@@ -146,3 +146,21 @@ def test_vector_scores_of_ids_in_any_order(tmp_path: Path):
     index.replace([999], matrix[:1], remove_ids=[int(ids[3])])
     again = index.scores_of(query, [999, int(ids[3])])
     assert again[0] == pytest.approx(float(matrix[0] @ query), abs=1e-5) and np.isnan(again[1])
+
+
+def test_maximin_choice_prefers_the_setting_that_wins_every_fold_over_the_best_mean():
+    # 10 queries, 5 folds of 2. Row 0 has the best mean but loses two folds badly (so with either held
+    # out, the other is among the training folds); row 1 edges out both single methods (0.70) everywhere.
+    big = [0.99] * 10
+    folds = cv.make_folds(10, 5)
+    for q in [*folds[0], *folds[1]]:
+        big[q] = 0.30
+    steady = [0.72] * 10
+    settings = [cv.Setting("plain", 20, "zscore", 0.5), cv.Setting("plain", 20, "minmax", 0.5)]
+    scores = np.array([big, steady])
+    rep = cv.report(settings, scores, {"plain": np.full(10, 0.7)}, np.full(10, 0.7), k=5)
+    assert rep["hybrid_beats_both_every_fold"] is False  # the mean picks row 0, which loses fold 1
+    robust = rep["hybrid_maximin"]
+    assert robust["folds_won"] == 5 and robust["per_fold"] == [0.72] * 5
+    assert all("minmax" in label for label in robust["chosen"])
+    assert rep["settings_winning_every_fold_in_sample"] == 1
