@@ -19,7 +19,8 @@ Headless (no Textual). The API the faces wire to:
     result = researcher.resume(run_id, on_event, cancel)    # `research --resume`; tracker.unfinished() lists runs
 
 `on_event(Event)` gets step_start / step_done / step_retry / step_failed / step_skipped / check / note /
-cancelled events (step_id, status, message, seconds) and kind "token" with `.text`: the report as it streams.
+cancelled events (step_id, status, message, seconds), kind "token" with `.text`: the report as it streams
+(a section as its answer step finishes), and "answer_token": a sub-answer's words as the model writes them.
 `cancel` is a core.cancel.CancelToken; setting it stops the run within ~10 ms (between and inside steps:
 the step's tool gets its own token, which the model backends and the arXiv client check), raises
 CancelledError, and leaves the run resumable. Every call accepts `dialogue` (the user's conversation) for prompts.
