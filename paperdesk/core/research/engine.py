@@ -36,7 +36,9 @@ _QUESTION_WORDS = set("what which how why when where who whom whose does do did 
 class Event:
     """Progress for the status bar and the Plan pane."""
 
-    kind: str  # step_start, step_done, step_retry, step_failed, step_skipped, check, token (the report), answer_token (a sub-answer as the model writes it), note, cancelled
+    # step_start, step_done, step_retry, step_failed, step_skipped, check, token (the report),
+    # answer_token (a sub-answer as the model writes it), note, cancelled
+    kind: str
     step_id: int | None = None
     iteration: int = WHOLE
     status: str = ""
