@@ -44,14 +44,15 @@ def recall(library: "Library", memory: "MemoryGraph | None", question: str, have
             entity, o = facts[i]
             pages.setdefault((o.paper_id, int(o.page)), _via(entity.name, entity.type, o))
     found: dict[int, Hit] = {}
-    papers: dict[str, object] = {}
+    papers: dict[str, tuple[object, list]] = {}  # paper id -> (paper or None, its chunks): read once each
     for (paper_id, page), via in pages.items():
         if paper_id not in papers:
-            papers[paper_id] = library.store.get_paper(paper_id)
-        paper = papers[paper_id]
+            stored = library.store.get_paper(paper_id)
+            papers[paper_id] = (stored, library.store.chunks_of(paper_id) if stored else [])
+        paper, paper_chunks = papers[paper_id]
         if paper is None:  # removed since it was discussed: nothing to cite
             continue
-        chunks = [c for c in library.store.chunks_of(paper_id) if c.page_start <= page <= c.page_end]
+        chunks = [c for c in paper_chunks if c.page_start <= page <= c.page_end]
         vectors = library.store.embeddings_by_ids([c.id for c in chunks])
         scored = [(float(np.dot(vectors[c.id], q)), c) for c in chunks if c.id in vectors and c.id not in have]
         if not scored:

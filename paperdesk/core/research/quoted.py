@@ -15,7 +15,6 @@ from paperdesk.core.agents import answer as answers
 from paperdesk.core.agents.attribution import SOURCE_REF, extract
 from paperdesk.core.library import Library
 from paperdesk.core.research.synthesizer import Section
-from paperdesk.core.research.tools import closest, hit_of
 
 NOTE = "quoted from the papers: no generated answer to the sub-questions was supported by its passages"
 K = 4  # passages the quotes are taken from
@@ -45,25 +44,22 @@ def quoted_section(library: Library, question: str, results: dict[str, Any]) -> 
     if not pool:
         return None
     q = library.embedder.encode_query(question)
-    hits = closest(library, question, [hit_of(p) for p in pool], K)
-    vectors = library.store.embeddings_by_ids([h.chunk_id for h in hits])
-    hits = [h for h in hits if h.chunk_id in vectors and float(vectors[h.chunk_id] @ q) >= answers.MIN_VECTOR]
-    if not hits:
+    vectors = library.store.embeddings_by_ids([int(p["chunk_id"]) for p in pool])
+    scored = sorted(((float(vectors[int(p["chunk_id"])] @ q), n) for n, p in enumerate(pool)
+                     if int(p["chunk_id"]) in vectors), reverse=True)[:K]
+    kept = [pool[n] for score, n in scored if score >= answers.MIN_VECTOR]
+    if not kept:
         return None
-    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
-    texts = [" ".join(chunks[h.chunk_id].text.split()) for h in hits]  # whole chunks: quotes are whole sentences
+    chunks = library.store.chunks_by_ids([int(p["chunk_id"]) for p in kept])
+    texts = [" ".join(chunks[int(p["chunk_id"])].text.split()) for p in kept]  # whole chunks: whole sentences
     text = extract(q, texts, library.embedder.encode, limit=QUOTES)
-    used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(hits)})
+    used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(kept)})
     if not used:
         return None
-    by_n = {n: h for n, h in enumerate(hits, start=1)}
     answer = {"question": question, "text": text, "supported": True, "fallback": True,
-              "citations": [{"n": n, "paper_id": by_n[n].paper_id, "title": by_n[n].title, "page": by_n[n].page_start,
-                             "chunk_id": by_n[n].chunk_id, "quote": texts[n - 1][:240],
-                             **({"via": by_n[n].via} if by_n[n].via else {})} for n in used],
-              "sources": [{**p, "text": t} for p, t in zip((pool_by_id(pool)[h.chunk_id] for h in hits), texts)]}
+              "citations": [{"n": n, "paper_id": kept[n - 1]["paper_id"], "title": kept[n - 1].get("title", ""),
+                             "page": kept[n - 1]["page"], "chunk_id": int(kept[n - 1]["chunk_id"]),
+                             "quote": texts[n - 1][:240], **({"via": kept[n - 1]["via"]} if kept[n - 1].get("via") else {})}
+                            for n in used],
+              "sources": [{**p, "text": t} for p, t in zip(kept, texts)]}
     return Section(question, answer, NOTE)
-
-
-def pool_by_id(pool: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-    return {int(p["chunk_id"]): p for p in pool}
