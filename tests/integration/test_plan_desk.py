@@ -9,7 +9,6 @@ The real models run the same scripts in test_plan_e2e.py.
 from __future__ import annotations
 
 import io
-import shutil
 import sys
 import threading
 
@@ -21,6 +20,7 @@ from paperdesk.core.research import Backends
 from paperdesk.core.research.plan import COMPLETED, Plan
 from paperdesk.core.views import AgentActed, PlanUpdated, PlanView, ProgressUpdated
 from paperdesk.shell import run_shell
+from library_homes import copy_home, indexed_home
 from settings_for import settings_for
 
 pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture paper
@@ -30,17 +30,12 @@ QUESTION = "research how does CiteSee help readers track citations?"
 
 @pytest.fixture(scope="module")
 def base_home(tmp_path_factory, embedder, citesee_pdf):
-    home = tmp_path_factory.mktemp("plan-base") / "home"
-    desk = Desk(settings_for(home), backend=FakeLLM(), embedder=embedder)
-    desk.library.add_pdf(citesee_pdf)
-    desk.close()
-    return home
+    return indexed_home(tmp_path_factory, embedder, citesee_pdf, "plan-base")
 
 
 @pytest.fixture
 def open_desk(base_home, tmp_path, embedder):
-    home = tmp_path / "home"
-    shutil.copytree(base_home, home)
+    home = copy_home(base_home, tmp_path)
     desks = []
 
     def make(writer=None, **env) -> Desk:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from paperdesk.core.research.plan import COMPLETED, IN_PROGRESS
 from paperdesk.core.research.tracker import WHOLE
 from paperdesk.core.views import AgentActed
 from paperdesk.shell import run_shell
+from library_homes import copy_home, indexed_home
 from settings_for import settings_for
 
 pytestmark = pytest.mark.slow
@@ -34,18 +34,12 @@ SHORT = {"PAPERDESK_RESEARCH_STEP_TOKENS": "16", "PAPERDESK_RESEARCH_MAX_TOKENS"
 
 @pytest.fixture(scope="module")
 def base_home(tmp_path_factory, embedder, citesee_pdf):
-    home = tmp_path_factory.mktemp("plan-e2e") / "home"
-    desk = Desk(settings_for(home, **SHORT), embedder=embedder)
-    desk.library.add_pdf(citesee_pdf)
-    desk.close()
-    return home
+    return indexed_home(tmp_path_factory, embedder, citesee_pdf, "plan-e2e")
 
 
 @pytest.fixture
 def home(base_home, tmp_path):
-    target = tmp_path / "home"
-    shutil.copytree(base_home, target)
-    return target
+    return copy_home(base_home, tmp_path)
 
 
 @pytest.fixture

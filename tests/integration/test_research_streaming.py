@@ -7,7 +7,6 @@ word by word, because what is tested here is orchestration: when the pieces arri
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
@@ -16,6 +15,7 @@ from paperdesk.core.desk import Desk
 from paperdesk.core.research import Backends
 from paperdesk.core.research.rules import rule_plan
 from paperdesk.core.views import GenerationStarted, PlanUpdated, ProgressUpdated, TokenStreamed
+from library_homes import copy_home, indexed_home
 from settings_for import settings_for
 
 pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture paper
@@ -26,17 +26,12 @@ QUESTION = "What does CiteSee highlight, and how do readers keep track of citati
 
 @pytest.fixture(scope="module")
 def base_home(tmp_path_factory, embedder, citesee_pdf):
-    home = tmp_path_factory.mktemp("stream-base") / "home"
-    desk = Desk(settings_for(home), backend=FakeLLM(), embedder=embedder)
-    desk.library.add_pdf(citesee_pdf)
-    desk.close()
-    return home
+    return indexed_home(tmp_path_factory, embedder, citesee_pdf, "stream-base")
 
 
 @pytest.fixture
 def desk(base_home, tmp_path, embedder):
-    home = tmp_path / "home"
-    shutil.copytree(base_home, home)
+    home = copy_home(base_home, tmp_path)
     made = Desk(settings_for(home), backend=FakeLLM(), embedder=embedder)
     made.research_backends = Backends(made.backend, None)  # rules plan: the steps are known
     yield made

@@ -7,7 +7,8 @@ import pytest
 from paperdesk.core.discussion import route
 from paperdesk.core.discussion.function import FUNCTIONS, FunctionClassifier, by_rules
 from paperdesk.core.discussion.observer import Observer, render_markdown
-from paperdesk.core.discussion.outline import Outline, Section, Term, candidate_terms, clean_heading
+from outline_sample import citesee_outline
+from paperdesk.core.discussion.outline import candidate_terms, clean_heading
 from paperdesk.core.discussion.student import Student, Topic, seed_topics
 from paperdesk.core.discussion.teacher import cited_share, sentences
 from paperdesk.core.discussion.types import Turn
@@ -28,13 +29,7 @@ def test_router_observes_exactly_every_k_turns_before_the_end():
     assert steps[-1] == "summarize" and steps.count("summarize") == 1
 
 
-def _outline() -> Outline:
-    return Outline("p1", "CiteSee: Augmenting Citations", [
-        Section("1 Introduction", "Introduction", (1, 2), [1], "section"),
-        Section("4 System Design", "System Design", (5, 6), [2], "method"),
-        Section("7 Limitations and Future Work", "Limitations and Future Work", (13, 14), [3], "critique"),
-    ], [Term("inline citations", 90, "Inline citations are a key resource for discovering papers.", 1),
-        Term("reading history", 40, "", 3)])
+_outline = citesee_outline
 
 
 def test_headings_lose_numbers_and_tags_and_terms_skip_stopwords():

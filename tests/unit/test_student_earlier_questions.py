@@ -5,17 +5,11 @@ Real MiniLM for the similarity; no model (the queue is decided by code, `_repeat
 
 from __future__ import annotations
 
-from paperdesk.core.discussion.outline import Outline, Section, Term
+from outline_sample import citesee_outline
 from paperdesk.core.discussion.student import Student, Topic
 
 
-def _outline() -> Outline:
-    return Outline("p1", "CiteSee: Augmenting Citations", [
-        Section("1 Introduction", "Introduction", (1, 2), [1], "section"),
-        Section("4 System Design", "System Design", (5, 6), [2], "method"),
-        Section("7 Limitations and Future Work", "Limitations and Future Work", (13, 14), [3], "critique"),
-    ], [Term("inline citations", 90, "Inline citations are a key resource for discovering papers.", 1),
-        Term("reading history", 40, "", 3)])
+_outline = citesee_outline
 
 
 def test_earlier_topics_and_questions_close_in_meaning_go_to_the_back(embedder):
