@@ -57,9 +57,11 @@ def quoted_section(library: Library, question: str, results: dict[str, Any]) -> 
     if not used:
         return None
     answer = {"question": question, "text": text, "supported": True, "fallback": True,
-              "citations": [{"n": n, "paper_id": kept[n - 1]["paper_id"], "title": kept[n - 1].get("title", ""),
-                             "page": kept[n - 1]["page"], "chunk_id": int(kept[n - 1]["chunk_id"]),
-                             "quote": texts[n - 1][:240], **({"via": kept[n - 1]["via"]} if kept[n - 1].get("via") else {})}
-                            for n in used],
+              "citations": [_citation(n, kept[n - 1], texts[n - 1]) for n in used],
               "sources": [{**p, "text": t} for p, t in zip(kept, texts)]}
     return Section(question, answer, NOTE)
+
+
+def _citation(n: int, p: dict[str, Any], text: str) -> dict[str, Any]:
+    return {"n": n, "paper_id": p["paper_id"], "title": p.get("title", ""), "page": p["page"],
+            "chunk_id": int(p["chunk_id"]), "quote": text[:240], **({"via": p["via"]} if p.get("via") else {})}
