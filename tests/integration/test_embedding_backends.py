@@ -85,3 +85,18 @@ def test_switching_backend_reindexes_the_library(settings, embedder: Embedder, t
     lib = Library(settings, embedder=embedder, progress=seen.append)  # same backend again: nothing to redo
     lib.close()
     assert seen == []
+
+
+def test_onnx_session_batches_keep_row_order(embedder: Embedder):
+    """The ONNX model runs one text at a time: a batch comes back in input order, and each text's vector is
+    the one it gets alone (with padded companions, per-run int8 scaling moved it to cosine 0.99)."""
+    from paperdesk.core.search.onnx_runtime import SESSION_BATCH
+
+    model = embedder.model()
+    texts = TEXTS * 2  # more than one session batch, mixed lengths
+    assert len(texts) > SESSION_BATCH
+    together = model.encode(texts)
+    alone = np.stack([model.encode([t])[0] for t in texts])
+    assert together.shape == (len(texts), 384)
+    assert np.allclose(together, alone, atol=1e-6)
+    assert model.encode([]).shape == (0, 384)

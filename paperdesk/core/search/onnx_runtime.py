@@ -17,6 +17,16 @@ import numpy as np
 
 from paperdesk.core.search.onnx_export import MANIFEST, MODEL_FILE
 
+# Session-time fusions left off: ONNX Runtime would fuse each residual Add + LayerNormalization back into its
+# SkipLayerNormalization kernel, four times slower than the pair on this model (see onnx_export._fuse).
+SKIP_FUSIONS = ["SkipLayerNormFusion"]
+# Texts per session run, whatever batch the caller hands over. One: int8 activations are scaled per run over
+# every position, padding included, so a text run beside longer ones came out different (cosine 0.99 to itself
+# alone), and a query (always alone) was embedded unlike the chunks it is compared with. One text per run needs
+# no padding and gives every text the same vector in any batch, at the same speed (fixture chunks, two threads:
+# 1 per run 113-117 chunks/s, 4 per run 109-113, 32 per run 105; a 32 x 256 x 1536 GELU input is 50 MB).
+SESSION_BATCH = 1
+
 
 class OnnxSentenceModel:
     """Encodes a batch of texts to unit vectors with ONNX Runtime on the CPU."""
@@ -40,12 +50,22 @@ class OnnxSentenceModel:
         # spinning on 17.2 chunks/s and 12.8 CPU s, off 24.5 chunks/s and 9.7 CPU s.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3  # warnings about unused initializers are noise here
-        self.session = ort.InferenceSession(str(directory / MODEL_FILE), options, providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(str(directory / MODEL_FILE), options, providers=["CPUExecutionProvider"],
+                                            disabled_optimizers=SKIP_FUSIONS)
         self.inputs = {i.name for i in self.session.get_inputs()}
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """(len(texts), dim) float32, unit length."""
-        encodings = self.tokenizer.encode_batch(list(texts))
+        texts = list(texts)
+        parts = [self._encode(texts[start:start + SESSION_BATCH]) for start in range(0, len(texts), SESSION_BATCH)]
+        return np.concatenate(parts) if parts else np.zeros((0, self.dim), dtype=np.float32)
+
+    @property
+    def dim(self) -> int:
+        return int(self.session.get_outputs()[0].shape[-1])
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        encodings = self.tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
