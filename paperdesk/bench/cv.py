@@ -4,13 +4,26 @@ Every candidate setting is scored on every query once (a configs x queries
 matrix of nDCG@10); choosing on four folds and scoring on the fifth is then
 a lookup. The fusion here is a vectorised copy of `core/search/fusion.py`
 (same formulas, same tie order), checked against it by the unit tests.
+
+What CV chooses among is fixed in advance (`in_family`): convex fusion of
+min-max scaled scores over 200 candidates per side, exact cosines for the
+keyword candidates, one alpha for every query; alpha and the keyword variant
+are chosen. That is the fusion Bruch et al. (2023, "An Analysis of Fusion
+Functions for Hybrid Retrieval") found sample-efficient: one weight to
+learn. On SciFact dev its choice barely moves from fold to fold (alpha
+0.4-0.5), while choosing among all 5,256 settings of the grid jumps between
+scalings, depths and per-query shifts: it fits each training set's noise.
+Neither is reliably better held out: over 20 fold splits the two won
+62-77% of folds against both single methods, the order changing with int8
+rounding of the vectors alone. Both are reported (`hybrid_full_grid`,
+`repeated`), so that stays visible.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -147,6 +160,12 @@ def collect_runs(keyword, vectors, queries: dict[str, str], qvecs: np.ndarray, d
     return keyword_runs, vector_runs, vector_fill
 
 
+def in_family(setting: Setting) -> bool:
+    """The settings cross-validation chooses among (see the module docstring)."""
+    return (setting.fusion == "minmax" and setting.fill and setting.depth == max(DEPTHS)
+            and setting.gamma == 0 and setting.beta == 0)
+
+
 def make_folds(count: int, k: int = 5, seed: int = 0) -> list[np.ndarray]:
     """k disjoint, shuffled index sets covering range(count)."""
     order = np.random.default_rng(seed).permutation(count)
@@ -194,54 +213,3 @@ def always_winning(scores: np.ndarray, folds: Sequence[np.ndarray], keyword_held
     bar = np.maximum(np.asarray(keyword_held), np.asarray(vector_held))
     per_fold = np.stack([scores[:, f].mean(axis=1) for f in folds], axis=1)
     return int(((per_fold > bar).all(axis=1)).sum())
-
-
-def report(settings: list[Setting], scores: np.ndarray, keyword_only: dict[str, np.ndarray],
-           vector_only: np.ndarray, k: int = 5, seed: int = 0) -> dict[str, Any]:
-    """The `cv` section: per-fold and mean held-out nDCG@10, the winner, and what each family scores."""
-    folds = make_folds(scores.shape[1], k, seed)
-    kw_names = list(keyword_only)
-    kw_matrix = np.array([keyword_only[n] for n in kw_names])
-    kw_held, kw_chosen = cross_validate(kw_matrix, folds)
-    hy_held, hy_chosen = cross_validate(scores, folds)
-    vec_held = [float(vector_only[f].mean()) for f in folds]
-    ro_held, ro_chosen = cross_validate_robust(scores, folds, kw_matrix, vector_only)
-    winner = int(np.argmax(scores.mean(axis=1)))  # the default: best on all dev queries, once CV says it holds
-    families: dict[str, np.ndarray] = {
-        "rrf": np.array([s.fusion == "rrf" for s in settings]),
-        "convex min-max": np.array([s.fusion == "minmax" for s in settings]),
-        "convex z-score": np.array([s.fusion == "zscore" for s in settings]),
-        "no query-dependent alpha": np.array([s.gamma == 0 and s.beta == 0 for s in settings]),
-        "alpha by keyword confidence": np.array([s.gamma > 0 and s.beta == 0 for s in settings]),
-        "alpha by vector confidence": np.array([s.beta > 0 and s.gamma == 0 for s in settings]),
-        "alpha by both": np.array([s.beta > 0 and s.gamma > 0 for s in settings]),
-        "convex, missing vector scores at the floor": np.array([s.fusion != "rrf" and not s.fill for s in settings]),
-        "convex, missing vector scores filled exactly": np.array([s.fill for s in settings]),
-    }
-    for depth in DEPTHS:
-        families[f"depth {depth}"] = np.array([s.depth == depth for s in settings])
-    for name in kw_names:
-        families[f"keyword {name}"] = np.array([s.keyword == name for s in settings])
-    family_scores = {}
-    for name, mask in families.items():
-        if mask.any():
-            held, _ = cross_validate(scores, folds, mask)
-            family_scores[name] = round(float(np.mean(held)), 4)
-    return {
-        "folds": k,
-        "seed": seed,
-        "queries_per_fold": [len(f) for f in folds],
-        "keyword": {"per_fold": [round(x, 4) for x in kw_held], "mean": round(float(np.mean(kw_held)), 4),
-                    "chosen": [kw_names[i] for i in kw_chosen]},
-        "vector": {"per_fold": [round(x, 4) for x in vec_held], "mean": round(float(np.mean(vec_held)), 4)},
-        "hybrid": {"per_fold": [round(x, 4) for x in hy_held], "mean": round(float(np.mean(hy_held)), 4),
-                   "chosen": [settings[i].label() for i in hy_chosen]},
-        "hybrid_beats_both_every_fold": all(h > max(a, b) for h, a, b in zip(hy_held, kw_held, vec_held)),
-        "hybrid_maximin": {"per_fold": [round(x, 4) for x in ro_held], "mean": round(float(np.mean(ro_held)), 4),
-                           "chosen": [settings[i].label() for i in ro_chosen],
-                           "folds_won": sum(h > max(a, b) for h, a, b in zip(ro_held, kw_held, vec_held))},
-        "settings_winning_every_fold_in_sample": always_winning(scores, folds, kw_held, vec_held),
-        "winner": {**asdict(settings[winner]), "dev_ndcg@10": round(float(scores[winner].mean()), 4)},
-        "held_out_by_family": family_scores,
-        "settings_tried": len(settings),
-    }

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paperdesk.bench import cv
+from paperdesk.bench import cv, cv_report
 from paperdesk.core.search import fusion
 from paperdesk.core.search.embedder import DIM
 from paperdesk.core.search.vectors import VectorIndex
@@ -121,10 +121,14 @@ def test_ndcg_at_10():
     assert cv.ndcg10([1, 2], {}) == 0.0
 
 
+def ANY(_setting: cv.Setting) -> bool:
+    return True
+
+
 def test_report_flags_a_fold_where_hybrid_loses():
     settings = [cv.Setting("plain", 20, "rrf", rrf_k=60), cv.Setting("plain", 20, "zscore", 0.5)]
     scores = np.array([[0.6] * 10, [0.9] * 9 + [0.0]])
-    rep = cv.report(settings, scores, {"plain": np.full(10, 0.7)}, np.full(10, 0.5), k=5)
+    rep = cv_report.report(settings, scores, {"plain": np.full(10, 0.7)}, np.full(10, 0.5), k=5, family=ANY)
     assert rep["keyword"]["mean"] == pytest.approx(0.7)
     assert rep["winner"]["fusion"] == "zscore"
     assert rep["hybrid_beats_both_every_fold"] is False  # the fold with the 0.0 query
@@ -158,9 +162,32 @@ def test_maximin_choice_prefers_the_setting_that_wins_every_fold_over_the_best_m
     steady = [0.72] * 10
     settings = [cv.Setting("plain", 20, "zscore", 0.5), cv.Setting("plain", 20, "minmax", 0.5)]
     scores = np.array([big, steady])
-    rep = cv.report(settings, scores, {"plain": np.full(10, 0.7)}, np.full(10, 0.7), k=5)
+    rep = cv_report.report(settings, scores, {"plain": np.full(10, 0.7)}, np.full(10, 0.7), k=5, family=ANY)
     assert rep["hybrid_beats_both_every_fold"] is False  # the mean picks row 0, which loses fold 1
     robust = rep["hybrid_maximin"]
     assert robust["folds_won"] == 5 and robust["per_fold"] == [0.72] * 5
     assert all("minmax" in label for label in robust["chosen"])
     assert rep["settings_winning_every_fold_in_sample"] == 1
+
+
+def test_the_hybrid_row_chooses_within_the_family_and_the_full_grid_is_reported_beside_it():
+    # Row 0 (rrf, outside the family) is best on every query; row 1 is the family's only member.
+    settings = [cv.Setting("plain", 200, "rrf", rrf_k=60), cv.Setting("plain", 200, "minmax", 0.5, fill=True)]
+    assert [cv.in_family(s) for s in settings] == [False, True]
+    scores = np.array([[0.9] * 10, [0.8] * 10])
+    rep = cv_report.report(settings, scores, {"plain": np.full(10, 0.7)}, np.full(10, 0.6), k=5, splits=3)
+    assert rep["hybrid"]["per_fold"] == [0.8] * 5 and rep["hybrid"]["chosen_among"] == 1
+    assert all("minmax" in label for label in rep["hybrid"]["chosen"])
+    assert rep["winner"]["fusion"] == "minmax" and rep["hybrid_beats_both_every_fold"] is True
+    assert rep["hybrid_full_grid"]["per_fold"] == [0.9] * 5 and rep["hybrid_full_grid"]["folds_won"] == 5
+    assert rep["repeated"]["family"] == {"splits": 3, "folds_won": 15, "folds": 15, "splits_won_on_every_fold": 3,
+                                         "mean_held_out": 0.8}
+    with pytest.raises(ValueError):
+        cv_report.report(settings[:1], scores[:1], {"plain": np.full(10, 0.7)}, np.full(10, 0.6), k=5)
+
+
+def test_repeated_cv_counts_the_folds_each_split_loses():
+    # Query 0 is a loss for the hybrid (0.0 against 0.7 for both): whichever fold holds it loses, in every split.
+    scores = np.array([[0.0] + [0.75] * 9])
+    rep = cv_report.repeated(scores, np.array([[0.7] * 10]), np.full(10, 0.7), None, k=5, splits=4)
+    assert rep["folds_won"] == 4 * 4 and rep["folds"] == 20 and rep["splits_won_on_every_fold"] == 0
