@@ -119,8 +119,12 @@ def test_with_the_real_model_a_sub_answer_streams_as_it_is_written(library, cite
     pieces = [i for i, e in enumerate(events) if e.kind == "token"]
     report = "".join(events[i].text for i in pieces)
     assert report.rstrip() == result.report.rstrip()
-    # a first answer that held up is in the report before step 4 starts (one the check answered comes later)
-    if "## What does CiteSee highlight?" in result.report.split("## How do readers")[0]:
+    # A first answer that held up is in the report before step 4 starts; one the check had to answer again
+    # (a "check" event names it) comes after step 4. The report's section order cannot tell the two apart:
+    # when steps 3 and 4 both fail, the check's answers follow in plan order, step 3's first.
+    rechecked = [e.message for e in events if e.kind == "check"]
+    if not any("What does CiteSee highlight?" in m for m in rechecked):
+        assert "## What does CiteSee highlight?" in result.report
         assert pieces[0] < at("step_start", 4)
     else:
         assert pieces[0] > at("step_done", 4)
