@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from paperdesk.core.search.vectors import LAYOUT
+
 # The data dir layout, as Library creates it.
 STORE_FILE = "library.sqlite"
 KEYWORD_DIR = Path("index") / "keyword"
@@ -118,4 +120,22 @@ def check_indexes(home: Path) -> IndexCheck:
         result.problems.append(f"the vector cache has {matrix.shape[0]} vectors for {len(ids_arr)} ids")
     if problem := _describe("vector", {int(i) for i in ids_arr}, want):
         result.problems.append(problem)
+    if info.get("layout") == LAYOUT:
+        result.problems.extend(_tail_problems(vector_dir, info, {int(i) for i in ids_arr}))
     return result
+
+
+def _tail_problems(vector_dir: Path, info: dict, chunk_ids: set[int]) -> list[str]:
+    """What is wrong with the cached tail vectors (search/segments.py): unreadable, miscounted, or orphaned."""
+    try:
+        tail_ids = np.load(vector_dir / "vectors.tail_ids.npy")
+        tails = np.load(vector_dir / "vectors.tails.npy", mmap_mode="r")
+    except (OSError, ValueError) as exc:
+        return [f"the vector cache's tail vectors cannot be read ({type(exc).__name__})"]
+    problems = []
+    if tails.ndim != 2 or tails.shape[0] != len(tail_ids) or len(tail_ids) != info.get("tails"):
+        problems.append(f"the vector cache has {tails.shape[0]} tail vectors for {len(tail_ids)} ids")
+    orphans = {int(i) for i in tail_ids} - chunk_ids
+    if orphans:
+        problems.append(f"the vector cache holds tail vectors of {len(orphans)} chunk(s) it does not index")
+    return problems

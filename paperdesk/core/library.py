@@ -28,7 +28,7 @@ from paperdesk.core.progress import Progress, ProgressCallback, stage_reporter
 from paperdesk.core.search.embedder import DIM, Embedder
 from paperdesk.core.search.hybrid import HybridRanker
 from paperdesk.core.search.keyword import KeywordDoc, KeywordIndex
-from paperdesk.core.search.vectors import VectorIndex
+from paperdesk.core.search.vectors import StoredVectors, VectorIndex
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
 from paperdesk.core.store import Chunk, Paper, Store
 from paperdesk.core import library_repair as repair
@@ -117,26 +117,24 @@ class Library:
         """Re-embed every chunk with the current embedder (another backend or model made the index)."""
         with self.lock.hold(cancel=cancel):
             count = reindex.reembed_all(self.store, self.embedder, progress, cancel)
-            ids, matrix = self._stored_vectors(None)
-            self.vectors.set_all(ids, matrix)
+            self._stored_vectors(None).load_into(self.vectors)
             generation = self.store.vector_generation() + 1
             self.vectors.save_cache(generation)
             self.store.finish_indexing([], [], generation)
         return count
 
-    def _stored_vectors(self, paper_ids: Sequence[str] | None) -> tuple[list[int], np.ndarray]:
+    def _stored_vectors(self, paper_ids: Sequence[str] | None) -> StoredVectors:
         rows: list[tuple[int, bytes | None]] = []
         if paper_ids is None:
             rows = self.store.embeddings_of(None)
         else:
             for pid in paper_ids:
                 rows.extend(self.store.embeddings_of(pid))
-        missing = [cid for cid, blob in rows if blob is None]
-        if missing:
-            raise StoreError(f"chunks {missing[:5]} have no stored embedding; remove and re-add their papers")
-        ids = [cid for cid, _ in rows]
-        matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(ids), DIM)
-        return ids, matrix
+        bad = [cid for cid, blob in rows if blob is None or not blob or len(blob) % (4 * DIM)]
+        if bad:
+            raise StoreError(f"chunks {bad[:5]} have no stored embedding or a damaged one; "
+                             "remove and re-add their papers")
+        return StoredVectors.from_blobs(rows)
 
     def _rebuild_keyword(self, fresh: bool = False) -> None:
         if fresh:
@@ -168,8 +166,7 @@ class Library:
             if progress is not None:
                 progress(Progress("keyword index", total, total, "chunks"))
                 progress(Progress("vector index", 0, total, "chunks"))
-            ids, matrix = self._stored_vectors(None)
-            self.vectors.set_all(ids, matrix)
+            self._stored_vectors(None).load_into(self.vectors)
             self.vectors.save_cache(self.store.vector_generation())
             if progress is not None:
                 progress(Progress("vector index", total, total, "chunks"))
@@ -190,8 +187,8 @@ class Library:
             repair._log.info("rebuilding the keyword index after: %s", exc)
             self._rebuild_keyword(fresh=True)
             self.keyword.replace_papers(docs, remove=remove)
-        ids, matrix = self._stored_vectors(list(add)) if add else ([], np.zeros((0, DIM), np.float32))
-        self.vectors.replace(ids, matrix, remove_ids=removed_chunks)
+        stored = self._stored_vectors(list(add)) if add else StoredVectors.empty()
+        self.vectors.replace(stored.ids, stored.matrix, removed_chunks, stored.tail_ids, stored.tails)
         generation = self.store.vector_generation() + 1
         self.vectors.save_cache(generation)
         self.store.finish_indexing(list(add), list(remove), generation)
@@ -232,7 +229,7 @@ class Library:
             return AddResult(existing, False, parsed.bad_pages)
         if not parsed.chunks:
             raise PdfError(f"{name or source.name}: no text could be extracted into chunks; is it a scanned PDF?")
-        vectors = self.embedder.encode(
+        vectors = self.embedder.encode_chunks(
             [c.text for c in parsed.chunks], progress=stage_reporter(progress, "embed", "chunks"), cancel=cancel
         )
         if cancel is not None:
@@ -250,14 +247,15 @@ class Library:
             except BaseException as exc:
                 self._undo_add(paper.id, target, source)
                 if is_disk_full(exc):
-                    needed = source.stat().st_size + sum(len(c.text) * 3 + 4 * DIM * 2 for c in parsed.chunks)
+                    needed = source.stat().st_size + sum(len(c.text) * 3 + 4 * DIM * 2 * len(v)
+                                                         for c, v in zip(parsed.chunks, vectors))
                     raise disk_full(needed, self.home, f"add {name or source.name}") from None
                 if isinstance(exc, sqlite3.IntegrityError):
                     raise StoreError(f"{paper.id} is already being added by another paperdesk process") from None
                 raise
         return AddResult(self.store.get_paper(paper.id) or paper, True, parsed.bad_pages)
 
-    def _commit_add(self, paper: Paper, parsed: ParsedPdf, vectors: np.ndarray, source: Path, target: Path,
+    def _commit_add(self, paper: Paper, parsed: ParsedPdf, vectors: list[np.ndarray], source: Path, target: Path,
                     progress: ProgressCallback | None, cancel: CancelToken | None) -> None:
         if source.resolve() != target:
             tmp = target.with_name(target.name + ".tmp")
@@ -267,7 +265,7 @@ class Library:
             finally:
                 tmp.unlink(missing_ok=True)
         paper.pdf_path = str(target)
-        blobs = [row.tobytes() for row in vectors.astype(np.float32)]
+        blobs = [rows.astype(np.float32).tobytes() for rows in vectors]
         self.store.add_paper(paper, parsed.pages, parsed.chunks, blobs)
         if progress is not None:
             progress(Progress("index", 0, len(parsed.chunks), "chunks"))

@@ -56,8 +56,7 @@ def repair(lib: "Library") -> list[str]:
         lib._index([], [pid for pid, _ in tombstones], [c for _, ids in tombstones for c in ids])
     want = indexed_chunk_ids(lib)
     if not _vectors_match(lib, want):
-        ids, matrix = lib._stored_vectors(None)
-        lib.vectors.set_all(ids, matrix)
+        lib._stored_vectors(None).load_into(lib.vectors)
         lib.vectors.save_cache(lib.store.vector_generation())
         fixed.append("rebuilt the vector cache from the store")
     lib.keyword.index.reload()
@@ -100,8 +99,7 @@ def catch_up(lib: "Library", save: bool = False) -> None:
         return
     want = indexed_chunk_ids(lib)
     if not (lib.vectors.load_cache(generation) and np.array_equal(np.sort(lib.vectors.ids), want)):
-        ids, matrix = lib._stored_vectors(None)
-        lib.vectors.set_all(ids, matrix)
+        lib._stored_vectors(None).load_into(lib.vectors)
         lib.vectors.generation = generation
         if save:
             lib.vectors.save_cache(generation)

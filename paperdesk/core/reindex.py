@@ -2,8 +2,10 @@
 
 Vectors from the ONNX int8 model and from torch are close (cosine ~0.99) but
 not the same, and another model's vectors are unrelated: a query must be
-embedded by whatever made the index. The library's `meta` table keeps the
-embedder's tag (`backend:model:fingerprint`) under EMBEDDING_KEY; it is
+embedded by whatever made the index. A library from before chunk tails
+(search/segments.py) lacks the vectors of its chunks' later text. The
+library's `meta` table keeps the embedder's tag
+(`backend:model:fingerprint:tails254`) under EMBEDDING_KEY; it is
 written in the same transaction as the vectors it describes, so a kill
 mid-reindex leaves the old vectors and the old tag, and the next open simply
 re-embeds again.
@@ -51,11 +53,11 @@ def reembed_all(store: "Store", embedder: "Embedder", progress: ProgressCallback
     rows = store.query("SELECT id, text FROM chunks ORDER BY id")
     if not rows:
         return 0
-    vectors = embedder.encode([r[1] for r in rows], progress=stage_reporter(progress, "reindex", "chunks"),
-                              cancel=cancel)
+    vectors = embedder.encode_chunks([r[1] for r in rows], progress=stage_reporter(progress, "reindex", "chunks"),
+                                     cancel=cancel)
     if cancel is not None:
         cancel.raise_if_cancelled()
-    blobs = [row.tobytes() for row in vectors.astype(np.float32)]
+    blobs = [chunk.astype(np.float32).tobytes() for chunk in vectors]  # opening vector, then tails
     with store.transaction() as conn:
         conn.executemany("UPDATE chunks SET embedding = ? WHERE id = ?", [(b, r[0]) for b, r in zip(blobs, rows)])
         # The tag after encoding: if the ONNX export failed, torch made these vectors.

@@ -331,16 +331,18 @@ class Store(OwnedDb):
         return [(r[0], r[1]) for r in self.query("SELECT id, embedding FROM chunks WHERE paper_id = ? ORDER BY id", (paper_id,))]
 
     def embeddings_by_ids(self, ids: Sequence[int]) -> dict[int, "np.ndarray"]:
-        """Chunk id -> stored unit vector (float32), for the ids that have one."""
+        """Chunk id -> stored opening unit vector (float32), for the ids that have one."""
         import numpy as np
+
+        from paperdesk.core.search.embedder import DIM
 
         out: dict[int, np.ndarray] = {}
         for start in range(0, len(ids), 900):
             part = list(ids[start : start + 900])
             marks = ",".join("?" * len(part))
             for cid, blob in self.query(f"SELECT id, embedding FROM chunks WHERE id IN ({marks})", part):
-                if blob is not None:
-                    out[cid] = np.frombuffer(blob, dtype=np.float32)
+                if blob is not None and len(blob) >= 4 * DIM:  # the opening vector; tails follow (search/segments.py)
+                    out[cid] = np.frombuffer(blob, dtype=np.float32, count=DIM)
         return out
 
     def count_chunks(self, indexed_only: bool = False) -> int:

@@ -76,7 +76,7 @@ def test_switching_backend_reindexes_the_library(settings, embedder: Embedder, t
         assert agree.mean() > 0.99 and agree.min() > 0.97, agree  # same model, other backend
         stored = dict(lib.store.embeddings_of(None))
         first = int(lib.vectors.ids[0])
-        assert np.allclose(np.frombuffer(stored[first], dtype=np.float32), after[0])
+        assert np.allclose(np.frombuffer(stored[first], dtype=np.float32)[:384], after[0])  # tails follow
         assert lib.search(query, k=3)
     finally:
         lib.close()
@@ -100,3 +100,51 @@ def test_onnx_session_batches_keep_row_order(embedder: Embedder):
     assert together.shape == (len(texts), 384)
     assert np.allclose(together, alone, atol=1e-6)
     assert model.encode([]).shape == (0, 384)
+
+
+def test_a_chunk_gets_its_opening_vector_and_one_per_further_segment(embedder: Embedder):
+    """Text past the model's 256-piece window is embedded too, in 254-piece segments of the original text."""
+    from paperdesk.core.search.segments import Segmenter
+
+    long_text = " ".join(f"Finding {n}: hybrid retrieval of paper {n} improved recall on held-out queries."
+                         for n in range(60))
+    short = TEXTS[0]
+    chunks = embedder.encode_chunks([short, long_text])
+    assert chunks[0].shape == (1, 384)
+    assert np.allclose(chunks[0][0], embedder.encode([short])[0], atol=1e-6)
+    assert np.allclose(chunks[1][0], embedder.encode([long_text])[0], atol=1e-6)  # row 0 is the usual vector
+
+    segmenter = Segmenter(embedder.model_dir())
+    tails = segmenter.tails(long_text)
+    assert segmenter.size == 254 and chunks[1].shape == (1 + len(tails), 384) and len(tails) >= 2
+    joined = " ".join(tails)
+    assert joined.endswith("out queries.") and "Finding 59" in joined  # through to the end
+    assert "Finding 0:" not in joined  # the opening window is not embedded twice
+    assert np.allclose(chunks[1][1:], embedder.encode(tails), atol=1e-6)
+    assert segmenter.tails(short) == []
+    assert embedder.tag.endswith(":tails254")
+
+
+def test_a_library_from_before_tails_is_reembedded_with_them(settings, embedder: Embedder, citesee_pdf: Path):
+    lib = Library(settings, embedder=embedder)
+    lib.add_pdf(citesee_pdf)
+    assert len(lib.vectors.tail_ids) > 0  # 300-word chunks run past the window
+    chunk_ids = sorted(lib.vectors.ids.tolist())
+    # Make it look like an older library: opening vectors only, tagged without the layout.
+    old_tag = embedder.tag.rsplit(":", 1)[0]
+    with lib.store.transaction() as conn:
+        for cid, blob in lib.store.embeddings_of(None):
+            conn.execute("UPDATE chunks SET embedding = ? WHERE id = ?", (blob[: 4 * 384], cid))
+        conn.execute("UPDATE meta SET value = ? WHERE key = ?", (old_tag, reindex.EMBEDDING_KEY))
+    lib.close()
+
+    lib = Library(settings, embedder=embedder)
+    try:
+        assert lib.store.get_meta(reindex.EMBEDDING_KEY) == embedder.tag
+        assert sorted(lib.vectors.ids.tolist()) == chunk_ids
+        assert set(lib.vectors.tail_ids.tolist()) <= set(chunk_ids) and len(lib.vectors.tail_ids) > 0
+        assert lib.integrity_problems() == []
+        hits = lib.search("citation context while reading", k=3)
+        assert hits and all(h.paper_id == lib.store.list_papers()[0].id for h in hits)
+    finally:
+        lib.close()
