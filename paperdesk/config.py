@@ -61,7 +61,7 @@ KEYS: tuple[Key, ...] = (
     Key("arxiv.offline_retry_seconds", float, 60.0, lambda v: v >= 0, "seconds find stays off after arXiv was unreachable"),
     Key("search.mode", str, "hybrid", choices=("hybrid", "keyword", "vector")),
     Key("search.fusion", str, "convex", choices=("rrf", "convex")),
-    Key("search.alpha", float, 0.5, _fraction, "weight of the vector score in convex fusion"),
+    Key("search.alpha", float, 0.6, _fraction, "weight of the vector score in convex fusion"),
     Key("search.fill_vector", bool, True, hint="exact cosines for keyword hits outside the vector top list"),
     Key("search.rrf_k", int, 60, _positive),
     Key("search.candidates", int, 200, _positive, "hits taken from each method before fusion"),

@@ -29,7 +29,7 @@ from paperdesk.config import Settings
 from paperdesk.core.search.embedder import Embedder
 from paperdesk.core.search.hybrid import HybridRanker
 from paperdesk.core.search.keyword import KeywordDoc, KeywordIndex
-from paperdesk.core.search.vectors import VectorIndex
+from paperdesk.core.search.vectors import StoredVectors, VectorIndex
 
 
 def load_beir(corpus: Path, queries: Path, qrels: Path):
@@ -89,6 +89,14 @@ def reference_bm25(docs, queries: dict[str, str]) -> dict[str, list[str]]:
     return {qid: [docs[int(i)][0] for i in results[n]] for n, qid in enumerate(qids)}
 
 
+def _vector_index(embedder: Embedder, texts: list[str], directory: Path) -> VectorIndex:
+    """The corpus as the library indexes chunks: opening vectors and tails, document n as chunk id n."""
+    chunks = embedder.encode_chunks(texts)
+    vectors = VectorIndex(directory)
+    StoredVectors.from_blobs([(n, c.tobytes()) for n, c in enumerate(chunks)]).load_into(vectors)
+    return vectors
+
+
 def _cross_validation(keyword, vectors, queries, qvecs, docs, rels) -> dict[str, Any]:
     index = {doc_id: n for n, (doc_id, _, _) in enumerate(docs)}
     qids = list(queries)
@@ -112,9 +120,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         texts = [f"{t}. {x}" if t else x for _, t, x in docs]
         embedder = Embedder(batch_size=settings["embedding.batch_size"], backend=settings["embedding.backend"])
         note(f"embedding the corpus (all-MiniLM-L6-v2, {embedder.expected_backend()}) ...")
-        embed_s, matrix = timed(lambda: embedder.encode(texts))
-        vectors = VectorIndex(Path(tmp) / "vectors")
-        vectors.set_all(range(len(docs)), matrix)
+        embed_s, vectors = timed(lambda: _vector_index(embedder, texts, Path(tmp) / "vectors"))
         qids = list(queries)
         qvecs = embedder.encode([queries[q] for q in qids])
         ranker = HybridRanker.from_settings(keyword, vectors, embedder.encode_query, settings)
@@ -134,9 +140,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         if not args.no_torch and embedder.backend != "torch":
             note("embedding the corpus again with the torch backend, for the comparison ...")
             torch_embedder = Embedder(batch_size=settings["embedding.batch_size"], backend="torch")
-            torch_s, torch_matrix = timed(lambda: torch_embedder.encode(texts))
-            torch_vectors = VectorIndex(Path(tmp) / "vectors-torch")
-            torch_vectors.set_all(range(len(docs)), torch_matrix)
+            torch_s, torch_vectors = timed(lambda: _vector_index(torch_embedder, texts, Path(tmp) / "vectors-torch"))
             torch_q = torch_embedder.encode([queries[q] for q in qids])
             torch_ranker = HybridRanker.from_settings(keyword, torch_vectors, torch_embedder.encode_query, settings)
             torch_runs = {m: {q: [docs[h.chunk_id][0] for h in torch_ranker.rank(queries[q], 100, m, query_vector=torch_q[n])]

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -66,7 +67,16 @@ class LiveShell:
             try:
                 self.seen += self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
             except queue.Empty:
-                raise AssertionError(f"{text!r} never appeared; output so far:\n{self.seen}") from None
+                raise AssertionError(f"{text!r} never appeared; {self.signal_state()}; output so far:\n{self.seen}"
+                                     ) from None
+
+    def signal_state(self) -> str:
+        """The shell's ignored and caught signal masks (bit 2 is SIGINT), for a Ctrl-C that went unanswered."""
+        try:
+            status = Path(f"/proc/{self.proc.pid}/status").read_text().splitlines()
+        except OSError:
+            return "shell process gone"
+        return ", ".join(line for line in status if line.startswith(("SigIgn", "SigCgt")))
 
 
 def test_find_summarize_improve_notes_save_list_open_summary(shell_env):
