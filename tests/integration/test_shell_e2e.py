@@ -44,8 +44,11 @@ class LiveShell:
     """A shell process fed line by line, whose output can be awaited."""
 
     def __init__(self, env):
+        # Ctrl-C as from a terminal: a test run started in the background (`cmd &` without job control)
+        # ignores SIGINT, and the shell would inherit that and never see the interrupt.
         self.proc = subprocess.Popen([sys.executable, "-u", "-m", "paperdesk", "shell"], env=env, text=True,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen = ""
         threading.Thread(target=self._pump, daemon=True).start()
