@@ -75,3 +75,12 @@ def test_rrf_and_convex_fusion():
     assert convex[0][0] == 1
     assert dict(fusion.convex(kw, vec, alpha=0.0))[4] == 0.0
     assert fusion.min_max([(1, 2.0), (2, 2.0)]) == {1: 1.0, 2: 1.0}
+
+
+def test_snippet_bold_stays_on_the_match_after_multibyte_characters(tmp_path: Path):
+    index = KeywordIndex(tmp_path / "kw")
+    text = "Authors’ views — “curly” quotes and café accents come first; designing for expository writing matters."
+    index.replace_papers({"a": [KeywordDoc(1, "a", "T", "", text)]})
+    snippet = index.snippets("expository writing", [1])[1]
+    assert "**expository** **writing**" in snippet, snippet
+    assert "Authors’ views — “curly”" in snippet

@@ -198,12 +198,15 @@ class KeywordIndex:
 
 
 def render_snippet(snippet: tantivy.Snippet) -> str:
-    """Snippet text with each highlighted range wrapped in ** (markdown bold)."""
-    text = snippet.fragment()
+    """Snippet text with each highlighted range wrapped in ** (markdown bold).
+
+    tantivy's ranges are UTF-8 byte offsets: sliced as characters, every curly quote or accent before a
+    match moved the bold off it ("**rea**ding for **exp**o**sitory wri**t**ing")."""
+    text = snippet.fragment().encode("utf-8")
     pieces, last = [], 0
     for span in snippet.highlighted():
         pieces.append(text[last : span.start])
-        pieces.append("**" + text[span.start : span.end] + "**")
+        pieces.append(b"**" + text[span.start : span.end] + b"**")
         last = span.end
     pieces.append(text[last:])
-    return " ".join("".join(pieces).split())
+    return " ".join(b"".join(pieces).decode("utf-8", errors="replace").split())
