@@ -23,7 +23,6 @@ from paperdesk.bench.common import emit, note, timed
 from paperdesk.config import Settings
 from paperdesk.core.ingest.pdf import parse_pdf
 from paperdesk.core.search.embedder import Embedder
-from paperdesk.core.search.segments import Segmenter
 
 REPEATS = 3
 EMBED_ROUNDS = 2
@@ -67,8 +66,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     for embedder in (onnx, torch):
         embedder.encode(texts[:8])  # warm up every path alike (and export the ONNX model once, if needed)
     raw.encode(texts[:8], batch_size=8)
-    segmenter = Segmenter(onnx.model_dir())
-    segments = texts + [piece for text in texts for piece in segmenter.tails(text)]  # the same work, for raw
+    segments = texts + [piece for text in texts for piece in onnx.segmenter().tails(text)]  # the same work, for raw
     times: dict[str, list[float]] = {"onnx": [], "torch": [], "raw": []}
     cpu: dict[str, list[float]] = {"onnx": [], "torch": []}
     for _ in range(EMBED_ROUNDS):

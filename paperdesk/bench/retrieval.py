@@ -93,7 +93,7 @@ def _vector_index(embedder: Embedder, texts: list[str], directory: Path) -> Vect
     """The corpus as the library indexes chunks: opening vectors and tails, document n as chunk id n."""
     chunks = embedder.encode_chunks(texts)
     vectors = VectorIndex(directory)
-    StoredVectors.from_blobs([(n, c.tobytes()) for n, c in enumerate(chunks)]).load_into(vectors)
+    StoredVectors.from_arrays(range(len(chunks)), chunks).load_into(vectors)
     return vectors
 
 

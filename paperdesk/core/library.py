@@ -130,7 +130,7 @@ class Library:
         else:
             for pid in paper_ids:
                 rows.extend(self.store.embeddings_of(pid))
-        bad = [cid for cid, blob in rows if blob is None or not blob or len(blob) % (4 * DIM)]
+        bad = [cid for cid, blob in rows if not blob or len(blob) % (4 * DIM)]
         if bad:
             raise StoreError(f"chunks {bad[:5]} have no stored embedding or a damaged one; "
                              "remove and re-add their papers")

@@ -8,9 +8,9 @@ int8-quantized export of the model with ONNX Runtime, 4-5x faster than
 torch on a 2-core CPU (`paperdesk bench ingest`, fixture papers, chunk tails
 included: 61.0 vs 13.0 chunks/s) and without importing torch; "torch" runs
 sentence-transformers. The export happens once, on first use, into the
-cache dir; if it fails the embedder says so in one line and uses torch. `Embedder.tag` names the backend,
-the model and the chunk-vector layout, so vectors made by one are never
-silently searched with another. `encode_chunks` gives a chunk its opening
+cache dir; if it fails the embedder says so in one line and uses torch.
+`Embedder.tag` names the backend, the model and the chunk-vector layout, so
+vectors made by one are never silently searched with another. `encode_chunks` gives a chunk its opening
 vector and its tails (segments.py).
 """
 
@@ -114,6 +114,7 @@ class Embedder:
         self._lock = threading.Lock()  # a background preload and a command may ask for the model at once
         self.backend: str | None = None  # the backend actually in use, once loaded
         self.notice: str | None = None  # the one-line fallback notice, if there was one
+        self._segmenter: Segmenter | None = None
 
     @classmethod
     def from_settings(cls, settings) -> "Embedder":
@@ -146,9 +147,15 @@ class Embedder:
 
         path = self.model_dir().resolve()
         name = path.parent.name if path.name == "model" else path.name  # the package dir says more than "model"
-        segmenter = Segmenter(path)  # chunk vectors with tails (segments.py) are another layout: re-embed
+        segmenter = self.segmenter()  # chunk vectors with tails (segments.py) are another layout: re-embed
         layout = f":tails{segmenter.size}" if segmenter.available else ""
         return f"{self.expected_backend()}:{name}:{fingerprint(path)}{layout}"
+
+    def segmenter(self) -> Segmenter:
+        """What cuts chunk texts into tails for this model (made once: it reads the model's config)."""
+        if self._segmenter is None or self._segmenter.model_dir != self.model_dir():
+            self._segmenter = Segmenter(self.model_dir())
+        return self._segmenter
 
     def model(self):
         """The loaded backend model (one per model directory per process); `.encode(texts)` gives unit vectors."""
@@ -205,7 +212,7 @@ class Embedder:
     ) -> list[np.ndarray]:
         """Per text a (1 + tails, DIM) array: row 0 is `encode(text)` (cut at the model's window), then one
         row per further window-sized segment of the text (see segments.py). progress(done, total) in texts."""
-        segmenter = Segmenter(self.model_dir())
+        segmenter = self.segmenter()
         tails = [segmenter.tails(text) for text in texts]
         flat = [*texts, *(piece for pieces in tails for piece in pieces)]
         count = len(texts)

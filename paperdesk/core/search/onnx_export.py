@@ -21,6 +21,8 @@ from pathlib import Path
 
 import platformdirs
 
+from paperdesk.core.search.segments import window_of
+
 EXPORT_VERSION = 3  # bump when the export recipe changes, so old caches (and vectors made with them) are not reused
 MODEL_FILE = "model-int8.onnx"
 FAILED_FILE = "export-failed.txt"
@@ -146,10 +148,7 @@ def export_int8(model_dir: Path, root: Path | None = None) -> Path:
         finally:
             root_logger.setLevel(level)
         shutil.copyfile(model_dir / "tokenizer.json", stage / "tokenizer.json")
-        max_len = 256
-        cfg = model_dir / "sentence_bert_config.json"
-        if cfg.exists():
-            max_len = int(json.loads(cfg.read_text()).get("max_seq_length", max_len))
+        max_len = window_of(model_dir)
         (stage / MANIFEST).write_text(json.dumps({
             "source": str(model_dir.resolve()), "fingerprint": fingerprint(model_dir), "max_seq_length": max_len,
             "quantization": "dynamic int8 (QInt8 weights)", "export_version": EXPORT_VERSION, "fused": fused,

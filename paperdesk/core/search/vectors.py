@@ -74,10 +74,15 @@ class StoredVectors:
     @classmethod
     def from_blobs(cls, rows: Sequence[tuple[int, bytes]]) -> "StoredVectors":
         """From (chunk id, blob) rows; a blob is the opening vector then the tails, float32."""
-        if not rows:
+        return cls.from_arrays([cid for cid, _ in rows],
+                               [np.frombuffer(blob, dtype=np.float32).reshape(-1, DIM) for _, blob in rows])
+
+    @classmethod
+    def from_arrays(cls, ids: Sequence[int], arrays: Sequence[np.ndarray]) -> "StoredVectors":
+        """From each chunk's (1 + tails, DIM) array, as `Embedder.encode_chunks` gives them."""
+        if not len(arrays):
             return cls.empty()
-        arrays = [np.frombuffer(blob, dtype=np.float32).reshape(-1, DIM) for _, blob in rows]
-        ids = [cid for cid, _ in rows]
+        ids = list(ids)
         tail_ids = [cid for cid, a in zip(ids, arrays) for _ in range(len(a) - 1)]
         tails = [a[1:] for a in arrays if len(a) > 1]
         return cls(ids, np.stack([a[0] for a in arrays]), tail_ids,
@@ -87,9 +92,10 @@ class StoredVectors:
         index.set_all(self.ids, self.matrix, self.tail_ids, self.tails)
 
 
-def _unit_rows(array: np.ndarray | None, count: int = 0) -> np.ndarray:
+def _rows(array: np.ndarray | None) -> np.ndarray:
+    """`array` as contiguous float32 rows of DIM (none for None)."""
     if array is None:
-        return np.zeros((count, DIM), dtype=np.float32)
+        return np.zeros((0, DIM), dtype=np.float32)
     return np.ascontiguousarray(array, dtype=np.float32).reshape(-1, DIM)
 
 
@@ -153,11 +159,11 @@ class VectorIndex:
                 tails: np.ndarray | None = None) -> None:
         """Every chunk's opening vector, and the tail vectors with the chunk id of each."""
         self.ids = np.asarray(ids, dtype=np.int64)
-        self.matrix = _unit_rows(matrix).reshape(len(self.ids), DIM)
+        self.matrix = _rows(matrix).reshape(len(self.ids), DIM)
         tail_ids = np.asarray(tail_ids, dtype=np.int64)
         order = np.argsort(tail_ids, kind="stable")  # group each chunk's tails, keeping their order
         self.tail_ids = tail_ids[order]
-        self.tails = np.ascontiguousarray(_unit_rows(tails, 0).reshape(len(tail_ids), DIM)[order])
+        self.tails = np.ascontiguousarray(_rows(tails).reshape(len(tail_ids), DIM)[order])
         self._changed()
 
     def _changed(self) -> None:
@@ -183,7 +189,7 @@ class VectorIndex:
             new_ids = np.asarray(add_tail_ids, dtype=np.int64)
             order = np.argsort(new_ids, kind="stable")
             self.tail_ids = np.concatenate([self.tail_ids, new_ids[order]])
-            self.tails = np.ascontiguousarray(np.vstack([self.tails, _unit_rows(add_tails)[order]]))
+            self.tails = np.ascontiguousarray(np.vstack([self.tails, _rows(add_tails)[order]]))
 
     # -- scoring ----------------------------------------------------------------
 
@@ -252,14 +258,12 @@ class VectorIndex:
                 return []
             scores = _dot(self.matrix[rows], q)
             ids = self.ids[rows]
-            if len(starts):
-                kept = np.flatnonzero(np.isin(group_rows, rows))
-                self._add_tails(scores, q, starts[kept], ends[kept], np.searchsorted(rows, group_rows[kept]))
+            kept = np.flatnonzero(np.isin(group_rows, rows))
+            self._add_tails(scores, q, starts[kept], ends[kept], np.searchsorted(rows, group_rows[kept]))
         else:
             scores = _dot(self.matrix, q)
             ids = self.ids
-            if len(starts):
-                self._add_tails(scores, q, starts, ends, group_rows, whole=True)
+            self._add_tails(scores, q, starts, ends, group_rows, whole=True)
         k = min(k, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
