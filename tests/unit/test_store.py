@@ -13,7 +13,7 @@ def _paper(pid: str = "2302.07302v1") -> Paper:
 
 def test_schema_wal_and_version(tmp_path: Path):
     store = Store(tmp_path / "lib.sqlite")
-    assert store.schema_versions() == {"catalogue": 1, "desk": 4, "paper_meta": 1}
+    assert store.schema_versions() == {"catalogue": 2, "desk": 4, "paper_meta": 1}
     mode = sqlite3.connect(tmp_path / "lib.sqlite").execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
     tables = {r[0] for r in sqlite3.connect(tmp_path / "lib.sqlite").execute("SELECT name FROM sqlite_master")}
@@ -66,7 +66,7 @@ def test_newer_schema_is_refused(tmp_path: Path):
 def test_garbage_file_is_a_clear_error(tmp_path: Path):
     path = tmp_path / "lib.sqlite"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(StoreError, match="move the file aside"):
+    with pytest.raises(StoreError, match="paperdesk doctor --rebuild"):
         Store(path)
 
 
