@@ -26,6 +26,7 @@ from paperdesk.config import Settings
 from paperdesk.core.errors import InvalidIdError, PaperdeskError, StoreError
 from paperdesk.core.ids import parse_arxiv_id, path_inside
 from paperdesk.core.library_repair import LOST_AND_FOUND, move_to_lost_and_found
+from paperdesk.core.pdf_paths import owned_pdf
 from paperdesk.core.writelock import WriterLock
 
 STORE_FILE = "library.sqlite"
@@ -227,21 +228,12 @@ def rebuild_library(settings: Settings, embedder=None, arxiv=None,
 
 def _add_back(library, pdf: Path, meta, salvaged: dict[str, dict[str, Any]], report: RebuildReport,
               say: Callable[[str], None]) -> None:
-    """Add one PDF from lost+found; moved (not copied) into papers/ when its id is known beforehand."""
+    """Add one unlisted PDF; moved (not copied) into papers/ when its id is known beforehand."""
     digest = _digest(pdf)
     pid = meta.short_id if meta is not None else "local-" + digest[:12]
     existing = library.store.get_paper(pid)
     if existing is not None:
-        own = Path(existing.pdf_path) if existing.pdf_path else None
-        if own is not None and not own.exists():
-            os.replace(pdf, own)
-            report.restored.append(pid)
-            say(f"{pid}: its missing PDF is back from {pdf.name}")
-        elif own is not None and own.stat().st_size == pdf.stat().st_size and _digest(own) == digest:
-            pdf.unlink()
-            report.duplicates += 1
-        elif pdf.parent.name == LOST_AND_FOUND:
-            report.failed.append((pdf.name, f"{pid} is in the library with another file; this one is kept"))
+        _already_listed(library, pdf, existing, digest, report, say)
         return
     target = path_inside(library.papers_dir, pid + ".pdf")
     source = pdf
@@ -257,7 +249,11 @@ def _add_back(library, pdf: Path, meta, salvaged: dict[str, dict[str, Any]], rep
         say(f"{pdf.name}: not added ({exc}); it stays in {LOST_AND_FOUND}")
         return
     paper = result.paper
-    if source != Path(paper.pdf_path or "") and source.exists() and _digest(Path(paper.pdf_path)) == digest:
+    if not result.created:  # its content was in the library under another id
+        _already_listed(library, source, paper, digest, report, say)
+        return
+    owned = Path(paper.pdf_path or "")
+    if source != owned and source.exists() and owned.is_file() and _digest(owned) == digest:
         source.unlink()  # a byte-for-byte copy of the file the paper now owns
     row = salvaged.get(paper.id)
     if row is not None:
@@ -265,6 +261,24 @@ def _add_back(library, pdf: Path, meta, salvaged: dict[str, dict[str, Any]], rep
         report.metadata += 1
     report.added.append(paper.id)
     say(f"added {paper.id}  {row['title'] if row else paper.title}")
+
+
+def _already_listed(library, pdf: Path, paper, digest: str, report: RebuildReport,
+                    say: Callable[[str], None]) -> None:
+    """A PDF of a paper the library lists: its missing file put back, a byte-for-byte copy removed,
+    anything else left in lost+found and reported."""
+    own = owned_pdf(library.home, paper.pdf_path)
+    if own is not None and own != pdf and not own.exists():
+        os.replace(pdf, own)
+        report.restored.append(paper.id)
+        say(f"{paper.id}: its missing PDF is back from {pdf.name}")
+    elif own is not None and own != pdf and own.is_file() and _digest(own) == digest:
+        pdf.unlink()
+        report.duplicates += 1
+    else:
+        if pdf.parent.name != LOST_AND_FOUND:
+            pdf = move_to_lost_and_found(library.home, pdf)
+        report.failed.append((pdf.name, f"{paper.id} is in the library with another file; this one is kept"))
 
 
 def _restore_metadata(library, paper_id: str, row: dict[str, Any]) -> None:

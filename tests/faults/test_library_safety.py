@@ -137,15 +137,22 @@ def test_rebuild_on_a_sound_catalogue_only_adds_back_unlisted_pdfs(settings, emb
     assert _listed(settings, embedder) == papers
 
 
-def test_doctor_reports_a_paper_whose_pdf_is_missing(settings, embedder):
+def test_doctor_reports_a_paper_whose_pdf_is_missing_and_rebuild_puts_it_back(settings, embedder, capsys):
     from paperdesk.core.health import check_pdfs
 
     papers = _build(settings, embedder)
     assert check_pdfs(settings).status == "ok"
     victim = sorted(papers)[1]
-    (settings.home / "papers" / f"{victim}.pdf").unlink()
+    (settings.home / "lost+found").mkdir()
+    os.replace(settings.home / "papers" / f"{victim}.pdf", settings.home / "lost+found" / "found.pdf")
     check = check_pdfs(settings)
     assert check.status == "problem" and victim in check.summary and check.details["missing"] == [victim]
+    assert "1 PDF(s) no paper lists (1 in lost+found/)" in check.summary
+    capsys.readouterr()
+    assert main(["--offline", "doctor", "--rebuild", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["restored"] == [victim] and report["added"] == []
+    assert check_pdfs(settings).status == "ok" and _listed(settings, embedder) == papers
 
 
 def _make_pre_relative(home: Path) -> None:
