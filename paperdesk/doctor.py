@@ -1,9 +1,9 @@
 """`paperdesk doctor` and `paperdesk reindex`: find what is wrong, and rebuild the indexes.
 
-`doctor --rebuild` makes a new catalogue from the PDFs the library kept.
 doctor prints each check as soon as it is known (ok / skipped / PROBLEM, and
-the fix) and exits 0 when nothing is a problem, 1 otherwise. reindex rebuilds
-the keyword index and the vector cache from the store, with progress.
+the fix) and exits 0 when nothing is a problem, 1 otherwise. `doctor --rebuild`
+makes a new catalogue from the PDFs the library kept. reindex rebuilds the
+keyword index and the vector cache from the store, with progress.
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_rebuild(args: argparse.Namespace, settings: Settings) -> int:
     """`paperdesk doctor --rebuild`: a new catalogue from the library's PDFs (core/library_rebuild.py)."""
     from paperdesk.core.library_rebuild import rebuild_library
-
     from paperdesk.core.sources.arxiv import ArxivClient
 
     arxiv = None if settings["offline"] else (lambda: ArxivClient.from_settings(settings))

@@ -234,7 +234,7 @@ def check_pdfs(settings: Settings, sqlite_ok: bool = True) -> Check:
     if unlisted:
         lost = sum(p.parent.name == LOST_AND_FOUND for p in unlisted)
         problems.append(f"{len(unlisted)} PDF(s) no paper lists ({lost} in {LOST_AND_FOUND}/)")
-        fixes.append("paperdesk doctor --rebuild (adds them back)")
+        fixes.append(f"paperdesk doctor --rebuild (adds them back; delete any you do not want from {LOST_AND_FOUND}/)")
     if missing:
         problems.append(f"{len(missing)} paper(s) without their PDF: {', '.join(missing[:5])}")
         fixes.append(f"put each PDF back at {home / 'papers'}/ID.pdf (or in {LOST_AND_FOUND}/ and run "
