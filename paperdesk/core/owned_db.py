@@ -47,7 +47,7 @@ class OwnedDb:
 
     def __init__(self, path: Path, owner: str, migrations: Sequence[Migration] = ()) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new library home is private
         self.owner = owner
         self._migrations = migrations
         self._lock = threading.RLock()

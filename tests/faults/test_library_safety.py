@@ -236,3 +236,27 @@ def test_a_damaged_catalogue_names_the_rebuild(tmp_home, capsys):
     assert main(["list"]) == 1
     err = capsys.readouterr().err
     assert "paperdesk doctor --rebuild" in err and "move the file aside" not in err
+
+
+@pytest.mark.parametrize("online", [True, False])
+def test_rebuild_names_arxiv_pdfs_by_their_id_and_online_gets_arxivs_record(settings, embedder, arxiv, monkeypatch,
+                                                                             capsys, online):
+    from paperdesk.core.sources.arxiv import ArxivClient
+
+    lib = Library(settings, embedder=embedder)
+    before = lib.add_arxiv("2302.07302v1", ArxivClient(arxiv.api_url, delay_seconds=0, num_retries=1)).paper
+    lib.close()
+    (settings.home / "library.sqlite").write_bytes(b"")
+    monkeypatch.setenv("PAPERDESK_ARXIV_API_URL", arxiv.api_url)
+    monkeypatch.setenv("PAPERDESK_ARXIV_DELAY_SECONDS", "0")
+    capsys.readouterr()
+    assert main(["doctor", "--rebuild", "--json"] if online else ["--offline", "doctor", "--rebuild", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["added"] == [before.id]
+    lib = Library(settings, embedder=embedder)
+    try:
+        paper = lib.get("2302.07302")
+        assert (paper.id, paper.arxiv_id, paper.version) == (before.id, "2302.07302", 1)
+        assert (paper.abstract == before.abstract) if online else paper.abstract == ""
+        assert Path(paper.pdf_path).name == "2302.07302v1.pdf"  # type: ignore[arg-type]
+    finally:
+        lib.close()
