@@ -65,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("remove", "remove a paper and its index entries")
     p.add_argument("id")
     verb("models", "list the GGUF models found and which one is active")
-    verb("doctor", "check the install, the models, the library and the network; say what to fix")
+    p = verb("doctor", "check the install, the models, the library and the network; say what to fix")
+    p.add_argument("--rebuild", action="store_true", help="rebuild a damaged or lost library.sqlite from the PDFs "
+                   "in papers/ and lost+found/ (the damaged file is set aside, nothing is deleted)")
     verb("reindex", "rebuild the keyword index and the vector cache from the library's store")
     p = verb("config", "show where settings come from; --keys lists every setting with type, default and source")
     p.add_argument("--keys", action="store_true", help="list every setting")
@@ -150,7 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = bench_sub.add_parser("faults", help="kill -9, two writers, full disk, hostile HTTP, bad input: tries/clean/lost")
     p.add_argument("--kills", type=int, default=24, help="kill -9 trials in all (add, summarize, research)")
     p.add_argument("--seed", type=int, default=11)
-    p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "http", "input"))
+    p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "http", "input", "rebuild",
+                                                                "copied"))
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)
@@ -191,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
 
             return run_tui(_settings(args))
         settings = _settings(args)
+        if args.verb not in ("shell", "bench"):  # the shell and the TUI show the library's notices themselves
+            _say_library_notices()
         if args.verb == "shell":
             from paperdesk.shell import run_shell
 
@@ -237,6 +242,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: the disk is full ({exc}); nothing half-written was kept: free some space and retry",
               file=sys.stderr)
         return 1
+
+
+def _say_library_notices() -> None:
+    """What opening the library did that the user must hear of, as `warning:` lines on stderr."""
+    import logging
+
+    class ToStderr(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:  # sys.stderr as it is now, not at import
+            print(self.format(record), file=sys.stderr, flush=True)
+
+    log = logging.getLogger("paperdesk.repair")
+    if not any(type(h).__name__ == "ToStderr" for h in log.handlers):
+        handler = ToStderr(logging.WARNING)
+        handler.setFormatter(logging.Formatter("warning: %(message)s"))
+        log.addHandler(handler)
 
 
 def print_json(data: Any) -> None:

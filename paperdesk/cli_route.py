@@ -34,7 +34,7 @@ def _context(settings: Settings):
     from paperdesk.core.dispatch.session_context import from_store
     from paperdesk.core.store import Store
 
-    settings.home.mkdir(parents=True, exist_ok=True)
+    settings.home.mkdir(mode=0o700, parents=True, exist_ok=True)
     store = Store(settings.home / "library.sqlite")
     try:
         return from_store(store)

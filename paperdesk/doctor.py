@@ -1,8 +1,9 @@
 """`paperdesk doctor` and `paperdesk reindex`: find what is wrong, and rebuild the indexes.
 
 doctor prints each check as soon as it is known (ok / skipped / PROBLEM, and
-the fix) and exits 0 when nothing is a problem, 1 otherwise. reindex rebuilds
-the keyword index and the vector cache from the store, with progress.
+the fix) and exits 0 when nothing is a problem, 1 otherwise. `doctor --rebuild`
+makes a new catalogue from the PDFs the library kept. reindex rebuilds the
+keyword index and the vector cache from the store, with progress.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ def format_check(check: Check) -> str:
 
 
 def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
+    if getattr(args, "rebuild", False):
+        return cmd_rebuild(args, settings)
     checks = []
     if not args.json:
         print(f"paperdesk doctor: data dir {settings.home}", flush=True)
@@ -40,6 +43,26 @@ def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
     else:
         print(f"all {len(checks)} checks passed")
     return 1 if problems else 0
+
+
+def cmd_rebuild(args: argparse.Namespace, settings: Settings) -> int:
+    """`paperdesk doctor --rebuild`: a new catalogue from the library's PDFs (core/library_rebuild.py)."""
+    from paperdesk.core.library_rebuild import rebuild_library
+    from paperdesk.core.sources.arxiv import ArxivClient
+
+    arxiv = None if settings["offline"] else (lambda: ArxivClient.from_settings(settings))
+    say = (lambda line: None) if args.json else (lambda line: print(line, flush=True))
+    report = rebuild_library(settings, arxiv=arxiv, say=say)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        aside = f"; the damaged catalogue is kept as {report.set_aside}" if report.set_aside else ""
+        print(f"rebuilt: {len(report.added)} paper(s) added back ({report.metadata} with their old metadata), "
+              f"{len(report.restored)} missing PDF(s) restored, {report.duplicates} duplicate(s) removed{aside}")
+        if report.failed:
+            print(f"{len(report.failed)} PDF(s) could not be added and stay in lost+found: "
+                  + "; ".join(f"{name}: {why}" for name, why in report.failed[:5]))
+    return 1 if report.failed else 0
 
 
 def cmd_reindex(args: argparse.Namespace, settings: Settings) -> int:

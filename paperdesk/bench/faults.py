@@ -3,7 +3,9 @@
 Classes: kill -9 during add, summarize and research (random points, seeded),
 two writers at once (different papers, and the same PDF), a full disk (real
 tmpfs when run as root, plus ENOSPC injected at each write stage), a
-trickling and an oversized download, and bad input on every verb. "clean"
+trickling and an oversized download, bad input on every verb, a truncated or
+zero-byte catalogue rebuilt by `doctor --rebuild`, and removes in a copied
+library (faults_library.py). "clean"
 means the library opened afterwards with integrity ok, chunks = keyword docs =
 vectors by id and no stray files (and, for bad input, one line and exit 1/2);
 "lost" counts papers whose add had returned and that were gone afterwards.
@@ -80,6 +82,18 @@ def run_all(root: Path, embedder, kills: int, seed: int, classes: set[str] | Non
         slow, big = Tally("trickling download"), Tally("oversized download")
         misc.http_trials(root / "downloads", slow, big)
         tallies += [slow, big]
+    if want("rebuild"):
+        from paperdesk.bench import faults_library
+
+        cut, empty = Tally("doctor rebuild, truncated db"), Tally("doctor rebuild, zero-byte db")
+        faults_library.rebuild_trials(root, embedder, pdfs, rng, cut, empty)
+        tallies += [cut, empty]
+    if want("copied"):
+        from paperdesk.bench import faults_library
+
+        tally = Tally("copied library remove")
+        faults_library.copied_library_trials(root, embedder, pdfs, tally)
+        tallies.append(tally)
     if want("input"):
         tally = Tally("bad input on every verb")
         settings = home_settings("input")

@@ -92,7 +92,7 @@ class Desk(BesideWork):
         self._lock = threading.Lock()
         self._token: CancelToken | None = None
         self._command = ""
-        self.notices: list[str] = []
+        self.notices: list[str] = list(getattr(self.library, "notices", []))  # e.g. PDFs moved to lost+found
         self._notes_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperdesk-notes")
         self._closed = False
         forced = None

@@ -171,7 +171,7 @@ def check_data_dir(settings: Settings) -> Check:
     home = settings.home
     probe = home / f".doctor-{os.getpid()}.tmp"
     try:
-        home.mkdir(parents=True, exist_ok=True)
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
         with open(probe, "wb") as fh:
             fh.write(b"paperdesk doctor")
             fh.flush()
@@ -190,24 +190,59 @@ def check_data_dir(settings: Settings) -> Check:
     return Check("data dir", OK, summary, details=details)
 
 
+REBUILD = ("paperdesk doctor --rebuild (sets the damaged file aside, never deletes it, and re-adds every PDF in "
+           "papers/ with the metadata still readable)")
+
+
 def check_sqlite(settings: Settings) -> Check:
+    from paperdesk.core.library_rebuild import catalogue_problem
+
     path = settings.home / STORE_FILE
     if not path.exists():
         return Check("sqlite", OK, f"no library yet at {path} (made by the first add)")
-    fix = (f"move {path.name} aside (mv {path} {path}.broken) and re-add your papers; "
-           "or restore it from a backup")
-    try:
+    problem = catalogue_problem(path)
+    if problem is not None:
+        return Check("sqlite", PROBLEM, problem, REBUILD + "; or restore it from a backup")
+    return Check("sqlite", OK, f"{path} passes PRAGMA integrity_check")
+
+
+def check_pdfs(settings: Settings, sqlite_ok: bool = True) -> Check:
+    """Every paper's PDF is there, and every PDF in papers/ (or lost+found/) belongs to a paper."""
+    from paperdesk.core.library_rebuild import library_pdfs
+    from paperdesk.core.library_repair import LOST_AND_FOUND
+    from paperdesk.core.pdf_paths import full_pdf_path
+
+    home = settings.home
+    if not sqlite_ok:
+        count = len(library_pdfs(home))
+        return Check("pdfs", SKIPPED, f"the SQLite file is unreadable; {count} PDF(s) are kept in the data dir "
+                     "(paperdesk doctor --rebuild re-adds them)", details={"pdfs": count})
+    listed: dict[str, str] = {}
+    path = home / STORE_FILE
+    if path.exists():
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            rows = [r[0] for r in conn.execute("PRAGMA integrity_check")]
+            rows = conn.execute("SELECT id, pdf_path FROM papers").fetchall()
         finally:
             conn.close()
-    except sqlite3.DatabaseError as exc:
-        return Check("sqlite", PROBLEM, f"{path} cannot be read: {exc}", fix)
-    if rows != ["ok"]:
-        return Check("sqlite", PROBLEM, f"{path} fails PRAGMA integrity_check: {'; '.join(rows[:3])}", fix,
-                     {"integrity_check": rows[:20]})
-    return Check("sqlite", OK, f"{path} passes PRAGMA integrity_check")
+        listed = {pid: full_pdf_path(pdf, home) or "" for pid, pdf in rows}
+    missing = sorted(pid for pid, pdf in listed.items() if not pdf or not Path(pdf).is_file())
+    owned = {Path(pdf).name for pdf in listed.values() if pdf}
+    unlisted = [p for p in library_pdfs(home) if p.parent.name != "papers" or p.name not in owned]
+    details = {"papers": len(listed), "missing": missing, "unlisted": [str(p) for p in unlisted]}
+    problems, fixes = [], []
+    if unlisted:
+        lost = sum(p.parent.name == LOST_AND_FOUND for p in unlisted)
+        problems.append(f"{len(unlisted)} PDF(s) no paper lists ({lost} in {LOST_AND_FOUND}/)")
+        fixes.append(f"paperdesk doctor --rebuild (adds them back; delete any you do not want from {LOST_AND_FOUND}/)")
+    if missing:
+        problems.append(f"{len(missing)} paper(s) without their PDF: {', '.join(missing[:5])}")
+        fixes.append(f"put each PDF back at {home / 'papers'}/ID.pdf (or in {LOST_AND_FOUND}/ and run "
+                     "paperdesk doctor --rebuild), or paperdesk remove ID and add it again")
+    if problems:
+        return Check("pdfs", PROBLEM, "; ".join(problems), "; ".join(fixes), details)
+    return Check("pdfs", OK, f"each of the {len(listed)} paper(s) has its PDF, and no PDF is unlisted",
+                 details=details)
 
 
 def check_index(settings: Settings, sqlite_ok: bool = True) -> Check:
@@ -297,5 +332,6 @@ def run_checks(settings: Settings) -> Iterator[Check]:
     sqlite_check = safely("sqlite", lambda: check_sqlite(settings))
     yield sqlite_check
     yield safely("indexes", lambda: check_index(settings, sqlite_check.status != PROBLEM))
+    yield safely("pdfs", lambda: check_pdfs(settings, sqlite_check.status != PROBLEM))
     yield safely("remote endpoint", lambda: check_remote(settings))
     yield safely("arxiv", lambda: check_arxiv(settings))

@@ -30,6 +30,9 @@ from paperdesk.core.search.hybrid import HybridRanker
 from paperdesk.core.search.keyword import KeywordDoc, KeywordIndex
 from paperdesk.core.search.vectors import StoredVectors, VectorIndex
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
+from paperdesk.core.library_rebuild import refuse_a_lost_catalogue
+from paperdesk.core.pdf_paths import owned_pdf
+from paperdesk.core.private import make_private_home, tighten_library
 from paperdesk.core.store import Chunk, Paper, Store
 from paperdesk.core import library_repair as repair
 from paperdesk.core.diskspace import disk_full, is_disk_full
@@ -87,8 +90,9 @@ class Library:
         self.home = settings.home
         self.papers_dir = self.home / "papers"
         try:
-            self.papers_dir.mkdir(parents=True, exist_ok=True)
-            (self.home / "index").mkdir(exist_ok=True)
+            make_private_home(self.home)
+            self.papers_dir.mkdir(mode=0o700, exist_ok=True)
+            (self.home / "index").mkdir(mode=0o700, exist_ok=True)
         except OSError as exc:
             raise StoreError(
                 f"cannot use {self.home} as the data directory ({exc.strerror or exc}); "
@@ -96,11 +100,14 @@ class Library:
             ) from None
         # One writer at a time across store + keyword index + vector cache (see writelock.py).
         self.lock = WriterLock(self.home / "write.lock", wait=settings["library.lock_wait_seconds"], on_wait=on_wait)
+        refuse_a_lost_catalogue(self.home / "library.sqlite", self.papers_dir)
         self.store = Store(self.home / "library.sqlite")
+        tighten_library(self.home)  # the files SQLite just made (0644 under the usual umask)
         self.keyword = KeywordIndex(self.home / "index" / "keyword")
         self.vectors = VectorIndex(self.home / "index")
         self.embedder = embedder or Embedder.from_settings(settings)
         self.ranker = HybridRanker.from_settings(self.keyword, self.vectors, self.embedder.encode_query, settings)
+        self.notices: list[str] = []  # what opening did that the user must hear of (PDFs moved to lost+found)
         repair.reconcile(self)
         if reindex.needs_reindex(self.store, self.embedder):  # another backend or model made the vectors
             with self.lock.hold(wait=0) as held:
@@ -261,6 +268,7 @@ class Library:
             tmp = target.with_name(target.name + ".tmp")
             try:
                 shutil.copyfile(source, tmp)
+                os.chmod(tmp, 0o600)
                 os.replace(tmp, target)
             finally:
                 tmp.unlink(missing_ok=True)
@@ -324,14 +332,15 @@ class Library:
             dest.unlink(missing_ok=True)
 
     def remove(self, paper_id: str) -> None:
-        """Delete a paper, its PDF and its index entries."""
+        """Delete a paper, its PDF (when it lies in this library's papers/) and its index entries."""
         paper = self.get(paper_id)
         with self.lock.hold():
             repair.catch_up(self)
             chunk_ids = self.store.remove_paper(paper.id)
             self._index([], [paper.id], chunk_ids)
-            if paper.pdf_path:
-                Path(paper.pdf_path).unlink(missing_ok=True)
+            own = owned_pdf(self.home, paper.pdf_path)  # never a file outside this library's papers/
+            if own is not None:
+                own.unlink(missing_ok=True)
 
     # -- reading ------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ the library opens read-only from what is committed.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -19,12 +20,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from paperdesk.core.pdf_paths import owned_pdf
+
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
 _log = logging.getLogger("paperdesk.repair")
+_log.addHandler(logging.NullHandler())  # the faces say lib.notices themselves; the CLI adds a stderr handler
 ORPHAN_AGE = 3600.0  # seconds before a download's temp file counts as left behind
 PARTIAL_AGE = 900.0  # a partial download untouched this long belongs to no live download
+LOST_AND_FOUND = "lost+found"  # PDFs found in papers/ that no paper listed; never deleted
+
+
+def lost_and_found_notice(home: Path, count: int) -> str:
+    return (f"moved {count} PDF(s) that no paper in the library lists from papers/ to {home / LOST_AND_FOUND}; "
+            "nothing was deleted: `paperdesk doctor --rebuild` adds them back")
 
 
 def indexed_chunk_ids(lib: "Library") -> np.ndarray:
@@ -63,7 +73,10 @@ def repair(lib: "Library") -> list[str]:
     if not np.array_equal(np.asarray(lib.keyword.chunk_ids(), dtype=np.int64), want):
         lib._rebuild_keyword()
         fixed.append("rebuilt the keyword index from the store")
-    remove_stray_files(lib, locked=True)
+    moved = remove_stray_files(lib, locked=True)
+    if moved:
+        lib.notices.append(lost_and_found_notice(lib.home, len(moved)))
+        _log.warning(lib.notices[-1])
     for line in fixed:
         _log.info(line)  # expected after a crash; the log keeps it, the terminal stays quiet
     return fixed
@@ -77,8 +90,9 @@ def roll_back_pending(lib: "Library", apply: bool = True) -> list[str]:
     for pid in pending:
         paper = lib.store.get_paper(pid)
         chunk_ids = lib.store.remove_paper(pid)  # leaves a tombstone until the indexes drop it
-        if paper is not None and paper.pdf_path:
-            Path(paper.pdf_path).unlink(missing_ok=True)
+        own = owned_pdf(lib.home, paper.pdf_path) if paper is not None else None
+        if own is not None:  # the add's own copy; never a file outside the library
+            own.unlink(missing_ok=True)
         if apply:
             catch_up(lib)
             lib._index([], [pid], chunk_ids)
@@ -124,9 +138,14 @@ def stray_files(lib: "Library", min_age: float = 0.0) -> list[Path]:
     return out
 
 
-def remove_stray_files(lib: "Library", locked: bool) -> None:
-    """Delete left-behind files. Under the lock an unowned PDF goes at once (adds copy under the lock);
-    downloads run outside the lock, so their temp files go only once stale."""
+def remove_stray_files(lib: "Library", locked: bool) -> list[Path]:
+    """Clear left-behind files; return the PDFs moved to lost+found.
+
+    A PDF no paper lists is user data (the catalogue may be the part that was lost): it is moved
+    to `<home>/lost+found`, never deleted, and `paperdesk doctor --rebuild` adds it back. Temp
+    files and partial downloads are deleted: under the lock at once, downloads (which run outside
+    the lock) only once stale."""
+    moved = []
     for path in stray_files(lib):
         name = path.name
         if name.endswith(".part"):
@@ -136,10 +155,28 @@ def remove_stray_files(lib: "Library", locked: bool) -> None:
         else:
             age = 0.0 if locked else ORPHAN_AGE
         try:
-            if path.stat().st_mtime <= time.time() - age:
+            if path.stat().st_mtime > time.time() - age:
+                continue
+            if name.endswith((".tmp", ".part")):
                 path.unlink(missing_ok=True)
-        except OSError:
-            continue
+            else:
+                moved.append(move_to_lost_and_found(lib.home, path))
+        except OSError as exc:
+            _log.info("left %s in place: %s", path, exc)
+    return moved
+
+
+def move_to_lost_and_found(home: Path, path: Path) -> Path:
+    """Move `path` into `<home>/lost+found` under a free name; return where it went."""
+    folder = home / LOST_AND_FOUND
+    folder.mkdir(mode=0o700, exist_ok=True)
+    target = folder / path.name
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder / f"{path.stem} ({n}){path.suffix}"
+    os.replace(path, target)
+    return target
 
 
 def integrity_problems(lib: "Library") -> list[str]:

@@ -8,12 +8,14 @@ catalogue Store's internals. WAL mode lets both connections work side by side.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from paperdesk.core.diskspace import is_disk_full
 from paperdesk.core.errors import StoreError
 from paperdesk.core.schema import Migration, migrate
 
@@ -28,12 +30,24 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def open_error(what: str, path: Path, exc: sqlite3.DatabaseError) -> str:
+    """Why the library file did not open, and the fix: free space on a full disk, the rebuild when damaged."""
+    try:
+        nearly_full = shutil.disk_usage(path.parent).free < 1_000_000
+    except OSError:
+        nearly_full = False
+    if is_disk_full(exc) or nearly_full:
+        return f"cannot open {what}: the disk is full ({exc}); free some space and try again"
+    return (f"cannot open {what}: {exc}; `paperdesk doctor` says what is wrong, and `paperdesk doctor --rebuild` "
+            "rebuilds a damaged library from its PDFs (the damaged file is kept)")
+
+
 class OwnedDb:
     """One autocommit connection, one lock, and `owner`'s migrations applied on open."""
 
     def __init__(self, path: Path, owner: str, migrations: Sequence[Migration] = ()) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new library home is private
         self.owner = owner
         self._migrations = migrations
         self._lock = threading.RLock()
@@ -47,7 +61,7 @@ class OwnedDb:
         migrate(self._conn, self.owner, self._migrations)
 
     def _open_error(self, exc: sqlite3.DatabaseError) -> str:
-        return f"cannot open the {self.owner} tables in {self.path}: {exc}; move the file aside to start a new library"
+        return open_error(f"the {self.owner} tables in {self.path}", self.path, exc)
 
     def close(self) -> None:
         with self._lock:

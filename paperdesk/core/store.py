@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 from paperdesk.core import desk_schema, paper_meta
 from paperdesk.core.paper_meta import PaperMeta
 from paperdesk.core.drafts import Drafts, Revision
-from paperdesk.core.owned_db import OwnedDb
+from paperdesk.core.owned_db import OwnedDb, open_error
+from paperdesk.core.pdf_paths import full_pdf_path, relative_pdf_paths, stored_pdf_path
 from paperdesk.core.errors import StoreError, UnknownPaperError
 from paperdesk.core.schema import Migration, migrate, schema_version, script
 
@@ -78,7 +79,9 @@ CREATE TABLE meta (
 );
 """)
 
-MIGRATIONS: list[Migration] = [_CATALOGUE_V1]
+
+
+MIGRATIONS: list[Migration] = [_CATALOGUE_V1, relative_pdf_paths]
 
 
 @dataclass
@@ -139,7 +142,7 @@ class NewChunk:
     text: str
 
 
-def _paper_from_row(row: sqlite3.Row) -> Paper:
+def _paper_from_row(row: sqlite3.Row, home: Path) -> Paper:
     return Paper(
         id=row["id"],
         title=row["title"],
@@ -150,7 +153,7 @@ def _paper_from_row(row: sqlite3.Row) -> Paper:
         published=row["published"],
         updated=row["updated"],
         categories=json.loads(row["categories"]),
-        pdf_path=row["pdf_path"],
+        pdf_path=full_pdf_path(row["pdf_path"], home),
         source_url=row["source_url"],
         page_count=row["page_count"],
         added=row["added"],
@@ -162,12 +165,13 @@ class Store(OwnedDb):
     """Typed access to the catalogue. Thread-safe: one connection, one lock (OwnedDb's plumbing)."""
 
     def __init__(self, path: Path) -> None:
+        self.home = Path(path).parent  # relative PDF paths are under it
         super().__init__(path, OWNER)
         self.drafts = Drafts(self)
         self.paper_meta = PaperMeta(self)  # tags and pinned fields (citation keys, DOIs)
 
     def _open_error(self, exc: sqlite3.DatabaseError) -> str:
-        return f"cannot open the library at {self.path}: {exc}; move the file aside to start a new library"
+        return open_error(f"the library at {self.path}", self.path, exc)
 
     def _migrate(self) -> None:
         """Run each owner's migrations. The desk's tables come with every open library: summaries
@@ -217,7 +221,7 @@ class Store(OwnedDb):
                 (
                     paper.id, paper.arxiv_id, paper.version, paper.title, json.dumps(paper.authors),
                     paper.abstract, paper.published, paper.updated, json.dumps(paper.categories),
-                    paper.pdf_path, paper.source_url, paper.page_count, paper.added,
+                    stored_pdf_path(paper.pdf_path, self.home), paper.source_url, paper.page_count, paper.added,
                 ),
             )
             conn.executemany(
@@ -267,12 +271,12 @@ class Store(OwnedDb):
 
     def get_paper(self, paper_id: str) -> Paper | None:
         rows = self.query("SELECT * FROM papers WHERE id = ?", (paper_id,))
-        return _paper_from_row(rows[0]) if rows else None
+        return _paper_from_row(rows[0], self.home) if rows else None
 
     def find_by_arxiv(self, arxiv_id: str) -> list[Paper]:
         """Papers stored under an arXiv id (any version), newest version first."""
         rows = self.query("SELECT * FROM papers WHERE arxiv_id = ? ORDER BY version DESC", (arxiv_id,))
-        return [_paper_from_row(r) for r in rows]
+        return [_paper_from_row(r, self.home) for r in rows]
 
     def list_papers(self, limit: int | None = None, offset: int = 0) -> list[Paper]:
         sql = "SELECT * FROM papers ORDER BY added, id"
@@ -280,7 +284,7 @@ class Store(OwnedDb):
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params = (limit, offset)
-        return [_paper_from_row(r) for r in self.query(sql, params)]
+        return [_paper_from_row(r, self.home) for r in self.query(sql, params)]
 
     def count_papers(self) -> int:
         return self.query("SELECT COUNT(*) FROM papers")[0][0]
@@ -289,7 +293,7 @@ class Store(OwnedDb):
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        return {r["id"]: _paper_from_row(r) for r in self.query(f"SELECT * FROM papers WHERE id IN ({marks})", ids)}
+        return {r["id"]: _paper_from_row(r, self.home) for r in self.query(f"SELECT * FROM papers WHERE id IN ({marks})", ids)}
 
     def pending_papers(self) -> list[str]:
         return [r[0] for r in self.query("SELECT id FROM papers WHERE index_state = 'pending'")]

@@ -39,7 +39,7 @@ class WriterLock:
 
     def _open(self) -> int:
         if self._fd is None:
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         return self._fd
 
     def _try(self, fd: int) -> bool:

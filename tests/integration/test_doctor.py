@@ -22,7 +22,7 @@ from paperdesk.core.health import check_index, check_remote, check_sqlite
 pytestmark = pytest.mark.slow  # the real embedder builds the library; doctor probes the real GGUF
 
 ALL_CHECKS = ["python", "packages", "llama.cpp build", "generation", "embedding", "data dir", "sqlite", "indexes",
-              "remote endpoint", "arxiv"]
+              "pdfs", "remote endpoint", "arxiv"]
 
 
 @pytest.fixture(scope="module")
@@ -134,8 +134,8 @@ def test_corrupt_sqlite_is_a_problem_with_a_fix(home, damage, monkeypatch, capsy
         conn.close()
     settings = load_settings()
     check = check_sqlite(settings)
-    assert check.status == "problem" and str(db) in check.fix and "re-add" in check.fix
-    expected = "cannot be read" if damage == "header" else "fails PRAGMA integrity_check: row 1 missing from index"
+    assert check.status == "problem" and "paperdesk doctor --rebuild" in check.fix and "re-add" in check.fix
+    expected = "is not an SQLite database" if damage == "header" else "fails PRAGMA integrity_check: row 1 missing from index"
     assert expected in check.summary
     if damage == "index_definition":
         assert check_index(settings, sqlite_ok=False).status == "skipped"
@@ -147,7 +147,7 @@ def test_doctor_exits_1_on_a_corrupt_sqlite_file_and_says_why(home, monkeypatch,
     capsys.readouterr()
     assert main(["doctor"]) == 1
     out = capsys.readouterr().out
-    assert "PROBLEM  sqlite" in out and "skipped  indexes" in out
+    assert "PROBLEM  sqlite" in out and "skipped  indexes" in out and "skipped  pdfs" in out
     assert out.strip().endswith("1 problem(s): sqlite; each fix is under it")
 
 

@@ -13,7 +13,7 @@ def _paper(pid: str = "2302.07302v1") -> Paper:
 
 def test_schema_wal_and_version(tmp_path: Path):
     store = Store(tmp_path / "lib.sqlite")
-    assert store.schema_versions() == {"catalogue": 1, "desk": 4, "paper_meta": 1}
+    assert store.schema_versions() == {"catalogue": 2, "desk": 4, "paper_meta": 1}
     mode = sqlite3.connect(tmp_path / "lib.sqlite").execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
     tables = {r[0] for r in sqlite3.connect(tmp_path / "lib.sqlite").execute("SELECT name FROM sqlite_master")}
@@ -66,7 +66,7 @@ def test_newer_schema_is_refused(tmp_path: Path):
 def test_garbage_file_is_a_clear_error(tmp_path: Path):
     path = tmp_path / "lib.sqlite"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(StoreError, match="move the file aside"):
+    with pytest.raises(StoreError, match="paperdesk doctor --rebuild"):
         Store(path)
 
 
@@ -98,3 +98,27 @@ def test_revisions_undo_redo_and_branching(tmp_path: Path):
     assert [r.revision for r in reopened.revisions("2302.07302v1")] == [1, 2, 3, 4]
     with pytest.raises(UnknownPaperError):
         reopened.add_revision("nope", "x")
+
+
+def test_pdf_paths_are_stored_relative_and_old_absolute_rows_migrate(tmp_path: Path):
+    home = tmp_path / "lib"
+    (home / "papers").mkdir(parents=True)
+    store = Store(home / "library.sqlite")
+    store.add_paper(Paper(id="a", title="A", pdf_path=str(home / "papers" / "a.pdf")), ["p"], [])
+    store.add_paper(Paper(id="b", title="B", pdf_path="/elsewhere/b.pdf"), ["p"], [])
+    store.close()
+    conn = sqlite3.connect(home / "library.sqlite")
+    assert dict(conn.execute("SELECT id, pdf_path FROM papers")) == {"a": "papers/a.pdf", "b": "/elsewhere/b.pdf"}
+    # A library made before: absolute rows, one inside the home, one of a copy's original, one elsewhere.
+    (home / "papers" / "c.pdf").write_bytes(b"%PDF")
+    conn.execute("UPDATE papers SET pdf_path = ? WHERE id = 'a'", (str(home / "papers" / "a.pdf"),))
+    conn.execute("INSERT INTO papers (id, title, pdf_path, added) VALUES ('c', 'C', '/old/home/papers/c.pdf', 0)")
+    conn.execute("UPDATE schema_versions SET version = 1 WHERE owner = 'catalogue'")
+    conn.commit()
+    conn.close()
+    store = Store(home / "library.sqlite")
+    rows = dict(store.query("SELECT id, pdf_path FROM papers"))
+    assert rows == {"a": "papers/a.pdf", "b": "/elsewhere/b.pdf", "c": "papers/c.pdf"}
+    assert store.get_paper("a").pdf_path == str(home / "papers" / "a.pdf")  # the app sees full paths
+    assert store.schema_versions()["catalogue"] == 2
+    store.close()
