@@ -168,3 +168,13 @@ def test_desk_out_dash_shows_the_export_instead_of_writing_a_file(one_paper, lib
         assert refused.status == "error" and "named pipe" in refused.message
     finally:
         desk.close()
+
+
+@pytest.mark.slow
+def test_bench_export_target_trials_run_clean(one_paper, settings, tmp_path):
+    from paperdesk.bench.faults_io import export_target_trials
+    from paperdesk.bench.faults_kill import Tally
+
+    tally = Tally("export")
+    export_target_trials(settings.home, tmp_path / "targets", tally)
+    assert tally.tries >= 6 and tally.clean == tally.tries, tally.problems

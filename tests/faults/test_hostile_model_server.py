@@ -98,3 +98,12 @@ def test_escape_sequences_in_model_output_never_reach_the_terminal(server):
                       on_token=shown.append)
     assert result.text == "ared title \nbc\td" and "".join(shown) == result.text
     assert not any(ch in result.text for ch in "\x1b\x9b\x07\r")
+
+
+def test_bench_hostile_sse_trials_run_clean():
+    from paperdesk.bench.faults_io import hostile_sse_trials
+    from paperdesk.bench.faults_kill import Tally
+
+    tally = Tally("sse")
+    hostile_sse_trials(tally)
+    assert tally.tries == 16 and tally.clean == tally.tries, tally.problems
