@@ -75,7 +75,8 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
         current = store.current_revision(paper.id)
         if current is None:
             raise UsageError(f"export: {paper.id} has no summary yet; paperdesk summarize {paper.id} writes one")
-        path = _write(args.out, lambda: default_path(f"summary-{paper.id}", ".md"), summary_markdown(paper, current.text))
+        path = _write(args.out, lambda: default_path(f"summary-{paper.id}", ".md"),
+                      summary_markdown(paper, current.text))
         what = f"the summary of {paper.id}"
     elif args.what[:1] == ["report"] and len(args.what) <= 2:
         from paperdesk.core.desk_store import DeskStore

@@ -94,7 +94,8 @@ def export_target_trials(home: Path, scratch: Path, tally: Tally) -> None:
         return problems
 
     for name, path, after in _file_targets(scratch):
-        attempt(name, str(path), lambda code, out, err, after=after: [f"exit {code}: {err[:160]!r}"] if code else after())
+        attempt(name, str(path),
+                lambda code, out, err, after=after: [f"exit {code}: {err[:160]!r}"] if code else after())
 
     with contextlib.chdir(scratch):  # a file named - would land here
         attempt("-", "-", lambda code, out, err: ([] if code == 0 and out.startswith("@misc{") else

@@ -20,7 +20,8 @@ _SECRET_NAME = re.compile(
     r"auth|authorization|session|sessionid)$|(?:apikey|token|secret|password|signature|credential)$",
     re.IGNORECASE,
 )
-_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s'\"<>`]*[^\s'\"<>`.,;:!?)\]]")  # a sentence's period is not the URL's
+# A URL in running text; a sentence's closing period or bracket is not part of it.
+_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s'\"<>`]*[^\s'\"<>`.,;:!?)\]]")
 
 
 def secret_name(name: str) -> bool:
