@@ -7,14 +7,16 @@ from typing import Any
 
 from paperdesk.cli import print_json
 from paperdesk.config import KEYS, Settings, config_path
+from paperdesk.core.redact import redact_text
 
-_SECRET = {"llm.api_key"}
+_SECRET = {key.name for key in KEYS if key.secret}
 
 
 def _shown(name: str, value: Any) -> Any:
+    """A value as shown: a secret as (set), a URL without its credentials or secret query parameters."""
     if name in _SECRET:
         return "(set)" if value else ""
-    return value
+    return redact_text(value) if isinstance(value, str) else value
 
 
 def key_rows(settings: Settings) -> list[dict[str, Any]]:

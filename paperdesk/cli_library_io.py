@@ -2,7 +2,7 @@
 
 The same core as the app's commands (library_export, library_import, paper_meta); ids are library or
 arXiv ids, since the CLI has no result list. Output files follow the app: a default name in the working
-directory never overwrites an earlier export; --out writes exactly where asked.
+directory never overwrites an earlier export; --out writes exactly where asked, and --out - to stdout.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("format", choices=("bibtex", "markdown"))
     p.add_argument("what", nargs="*", help="bibtex: paper ids (none: --all); markdown: summary ID | report [N]")
     p.add_argument("--all", action="store_true", help="bibtex: every paper in the library")
-    p.add_argument("--out", type=Path, help="file to write (default: paperdesk.bib / summary-ID.md / report.md here)")
+    p.add_argument("--out", type=Path, help="file to write, - for stdout (default: paperdesk.bib / summary-ID.md / "
+                                            "report.md here)")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("import", help="add the papers a BibTeX file names (arXiv ids, local PDFs)",
                        description="Add the entries with an arXiv id or a local PDF; list the others as skipped.")
@@ -43,9 +44,22 @@ def _library(settings: Settings):
     return open_library(settings)
 
 
-def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
-    from paperdesk.core.library_export import bibtex_for, default_path, markdown_for, summary_markdown, write_export
+def _write(out: Path | None, default: Any, text: str) -> Path | None:
+    """The export to `out` (a default name when None); None when it went to stdout (`--out -`)."""
+    from paperdesk.core.library_export import is_stdout, write_export
 
+    if is_stdout(out):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return None
+    return write_export(out or default(), text)
+
+
+def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    from paperdesk.core.library_export import bibtex_for, default_path, is_stdout, markdown_for, summary_markdown
+
+    if args.json and is_stdout(args.out):
+        raise UsageError("export: --json and --out - both write to stdout; give --out a file name, or drop --json")
     library = _library(settings)
     store = library.store
     if args.format == "bibtex":
@@ -54,14 +68,15 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
         papers = [library.get(pid) for pid in args.what] if args.what else store.list_papers()
         if not papers:
             raise UsageError("export bibtex: the library is empty; add papers first (paperdesk add ID|FILE)")
-        path = write_export(args.out or default_path("paperdesk", ".bib"), bibtex_for(store, papers))
+        path = _write(args.out, lambda: default_path("paperdesk", ".bib"), bibtex_for(store, papers))
         what = f"{len(papers)} BibTeX entr{'y' if len(papers) == 1 else 'ies'}"
     elif args.what[:1] == ["summary"] and len(args.what) == 2:
         paper = library.get(args.what[1])
         current = store.current_revision(paper.id)
         if current is None:
             raise UsageError(f"export: {paper.id} has no summary yet; paperdesk summarize {paper.id} writes one")
-        path = write_export(args.out or default_path(f"summary-{paper.id}", ".md"), summary_markdown(paper, current.text))
+        path = _write(args.out, lambda: default_path(f"summary-{paper.id}", ".md"),
+                      summary_markdown(paper, current.text))
         what = f"the summary of {paper.id}"
     elif args.what[:1] == ["report"] and len(args.what) <= 2:
         from paperdesk.core.desk_store import DeskStore
@@ -73,12 +88,14 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
             raise UsageError("export: no such saved report; save a sem-search answer or research report first")
         report = reports[0]
         papers = store.papers_by_ids(list({s.get("paper_id", "") for s in report.sources}))
-        path = write_export(args.out or default_path("report", ".md"),
-                            markdown_for(report.title, report.text, report.sources, papers))
+        path = _write(args.out, lambda: default_path("report", ".md"),
+                      markdown_for(report.title, report.text, report.sources, papers))
         what = f"the report {report.title!r}"
     else:
         raise UsageError("export markdown needs summary ID or report [N]")
-    if args.json:
+    if path is None:
+        print(f"exported {what} to stdout", file=sys.stderr)
+    elif args.json:
         print_json({"exported": what, "path": str(path)})
     else:
         print(f"exported {what} to {path}")

@@ -14,14 +14,16 @@ import sys
 from paperdesk.cli import print_json
 from paperdesk.config import Settings
 from paperdesk.core.health import PROBLEM, Check, run_checks
+from paperdesk.core.redact import redact_text, redact_values
 
 _MARK = {"ok": "ok", "skipped": "skipped", PROBLEM: "PROBLEM"}
 
 
 def format_check(check: Check) -> str:
-    line = f"  {_MARK[check.status]:<8} {check.name:<16} {check.summary}"
+    """One check as doctor prints it; any URL in it (llm.remote_url, arxiv.api_url) without its credentials."""
+    line = f"  {_MARK[check.status]:<8} {check.name:<16} {redact_text(check.summary)}"
     if check.fix:
-        line += f"\n  {'':<8} {'':<16} fix: {check.fix}"
+        line += f"\n  {'':<8} {'':<16} fix: {redact_text(check.fix)}"
     return line
 
 
@@ -37,7 +39,7 @@ def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
             print(format_check(check), flush=True)
     problems = [c.name for c in checks if c.status == PROBLEM]
     if args.json:
-        print_json({"ok": not problems, "problems": problems, "checks": [c.to_json() for c in checks]})
+        print_json({"ok": not problems, "problems": problems, "checks": redact_values([c.to_json() for c in checks])})
     elif problems:
         print(f"{len(problems)} problem(s): {', '.join(problems)}; each fix is under it")
     else:

@@ -3,9 +3,10 @@
 Classes: kill -9 during add, summarize and research (random points, seeded),
 two writers at once (different papers, and the same PDF), a full disk (real
 tmpfs when run as root, plus ENOSPC injected at each write stage), a
-trickling and an oversized download, bad input on every verb, a truncated or
-zero-byte catalogue rebuilt by `doctor --rebuild`, and removes in a copied
-library (faults_library.py). "clean"
+trickling and an oversized download, export to a symlink or a device, hostile
+model-server streams, bad input on every verb, a truncated or zero-byte
+catalogue rebuilt by `doctor --rebuild`, and removes in a copied library
+(faults_library.py). "clean"
 means the library opened afterwards with integrity ok, chunks = keyword docs =
 vectors by id and no stray files (and, for bad input, one line and exit 1/2);
 "lost" counts papers whose add had returned and that were gone afterwards.
@@ -22,6 +23,7 @@ from typing import Any
 
 from paperdesk.config import Settings, load_settings
 from paperdesk.bench.faults_kill import Tally, Zygote, concurrent_trials, kill_trials
+from paperdesk.bench import faults_io as fio
 from paperdesk.bench import faults_misc as misc
 
 PAPERS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "papers"
@@ -93,6 +95,22 @@ def run_all(root: Path, embedder, kills: int, seed: int, classes: set[str] | Non
 
         tally = Tally("copied library remove")
         faults_library.copied_library_trials(root, embedder, pdfs, tally)
+        tallies.append(tally)
+    if want("export"):
+        tally = Tally("export to a symlink / device")
+        settings = home_settings("export")
+        from paperdesk.core.library import Library
+
+        library = Library(settings, embedder=embedder)
+        try:
+            library.add_pdf(pdfs[0])
+        finally:
+            library.close()
+        fio.export_target_trials(settings.home, root / "export-targets", tally)
+        tallies.append(tally)
+    if want("sse"):
+        tally = Tally("hostile SSE shapes")
+        fio.hostile_sse_trials(tally)
         tallies.append(tally)
     if want("input"):
         tally = Tally("bad input on every verb")

@@ -5,6 +5,9 @@ Used by `bench faults` and tests/faults. Paths:
   /huge         a PDF body of `huge_bytes` with a Content-Length
   /huge-chunked the same size, chunked (no Content-Length up front)
   /canned       `canned_body` with `canned_type` (a feed or an SSE stream for a test)
+  /sse-forever  an OpenAI completion stream that ignores max_tokens: a token every `sse_every` s, forever
+  /sse-endless  `data: ` and then one line that never ends, `trickle_bytes` every `sse_every` s
+(each also under a prefix: /sse-forever/v1/completions is what a model client asks for)
 """
 
 from __future__ import annotations
@@ -48,6 +51,15 @@ class _Handler(BaseHTTPRequestHandler):
                     block = b"0" * len(block)
                 if chunked:
                     self._chunk(b"")
+            elif "/sse-forever" in self.path or "/sse-endless" in self.path:
+                self._head("text/event-stream", None)
+                endless = "/sse-endless" in self.path
+                if endless:
+                    self._chunk(b"data: ")
+                while not owner.stopping.is_set():
+                    self._chunk(b"x" * owner.trickle_bytes if endless
+                                else b'data: {"choices":[{"text":"word ","finish_reason":null}]}\n\n')
+                    time.sleep(owner.sse_every)
             elif path == "/canned" or "/canned/" in self.path:  # /canned/v1/completions for a model server
                 body = owner.canned_body
                 self._head(owner.canned_type, len(body))
@@ -93,6 +105,7 @@ class HostileServer:
         self.huge_bytes = 3_000_000
         self.canned_body = b""
         self.canned_type = "text/plain"
+        self.sse_every = 0.001
         self.stopping = threading.Event()
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
         self._httpd.owner = self

@@ -1,19 +1,18 @@
 """Exporting from the library: BibTeX entries for papers, Markdown for a summary or a report.
 
-Both are pure text builders over the store plus `write_export`, which writes
-a file atomically (temp file + rename) so a kill mid-write never leaves half a
-.bib behind. A default file name never overwrites an earlier export (a -2,
--3 ... suffix is added); a name the user gave is written as asked.
+Both are pure text builders over the store; `export_file.write_export` puts
+the text where the user asked (through symlinks, keeping the file's mode and
+links, never half written). A default file name never overwrites an earlier
+export (a -2, -3 ... suffix is added); a name the user gave is written as asked.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from paperdesk.core import bibtex
-from paperdesk.core.errors import InvalidArgumentError
+from paperdesk.core.export_file import is_stdout, write_export  # noqa: F401  (the export verbs import them from here)
 
 if TYPE_CHECKING:
     from paperdesk.core.store import Paper, Store
@@ -72,20 +71,3 @@ def default_path(stem: str, suffix: str, folder: Path | None = None) -> Path:
         path = folder / f"{stem}-{n}{suffix}"
         n += 1
     return path
-
-
-def write_export(path: Path, text: str) -> Path:
-    """Write `text` to `path` atomically; InvalidArgumentError says why it cannot be written."""
-    path = path.expanduser()
-    if path.is_dir():
-        raise InvalidArgumentError(f"{path} is a directory; give a file name, e.g. --out {path / 'papers.bib'}")
-    if not path.parent.is_dir():
-        raise InvalidArgumentError(f"cannot write {path}: the folder {path.parent} does not exist")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise InvalidArgumentError(f"cannot write {path}: {exc.strerror or exc}; nothing was exported") from None
-    return path.resolve()

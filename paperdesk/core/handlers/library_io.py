@@ -4,18 +4,28 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from paperdesk.core.commands import Command, CommandError, parse_ref
 from paperdesk.core.paper_meta import clean_tag
-from paperdesk.core.library_export import bibtex_for, default_path, markdown_for, summary_markdown, write_export
+from paperdesk.core.library_export import (bibtex_for, default_path, is_stdout, markdown_for, summary_markdown,
+                                           write_export)
 from paperdesk.core.views import LinesView, Outcome
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
     from paperdesk.core.store import Paper
 
-EXPORT_USAGE = "export bibtex [n|id ...|--all] [--out FILE] | export markdown summary [n|id]|report [--out FILE]"
+EXPORT_USAGE = "export bibtex [n|id ...|--all] [--out FILE|-] | export markdown summary [n|id]|report [--out FILE|-]"
+
+
+def _deliver(command: Command, out: Path | None, default: Callable[[], Path], text: str, what: str) -> Outcome:
+    """Write the export to `out` (a default name when None); `--out -` shows it here instead, as stdout would."""
+    if is_stdout(out):
+        return Outcome(command.raw, "ok", f"{what} is below (--out FILE saves it to a file)",
+                       LinesView(what, text.splitlines()))
+    path = write_export(out or default(), text)
+    return Outcome(command.raw, "ok", f"exported {what} to {path}")
 
 
 def _words(command: Command) -> tuple[list[str], Path | None]:
@@ -66,9 +76,8 @@ def _export_bibtex(desk: "Desk", command: Command, refs: list[str], out: Path | 
         scope = "the papers of the results"
     if not papers:
         raise CommandError("export bibtex: the library is empty; add papers first (find <query>, then summarize <n>)")
-    path = write_export(out or default_path("paperdesk", ".bib"), bibtex_for(desk.store, papers))
-    return Outcome(command.raw, "ok", f"exported {len(papers)} BibTeX entr{'y' if len(papers) == 1 else 'ies'} "
-                                      f"({scope}) to {path}")
+    return _deliver(command, out, lambda: default_path("paperdesk", ".bib"), bibtex_for(desk.store, papers),
+                    f"{len(papers)} BibTeX entr{'y' if len(papers) == 1 else 'ies'} ({scope})")
 
 
 def _export_markdown(desk: "Desk", command: Command, words: list[str], out: Path | None) -> Outcome:
@@ -81,9 +90,8 @@ def _export_markdown(desk: "Desk", command: Command, words: list[str], out: Path
         if current is None:
             raise CommandError(f"export: {paper.id} has no summary yet; summarize it first")
         text = summary_markdown(paper, current.text)
-        path = write_export(out or default_path(f"summary-{paper.id}", ".md"), text)
-        return Outcome(command.raw, "ok", f"exported the summary of {paper.id} (revision {current.revision}) "
-                                          f"to {path}")
+        return _deliver(command, out, lambda: default_path(f"summary-{paper.id}", ".md"), text,
+                        f"the summary of {paper.id} (revision {current.revision})")
     if kind == "report":
         if len(words) > 1:
             raise CommandError(f"export markdown report: takes no paper (usage: {EXPORT_USAGE})")
@@ -98,8 +106,8 @@ def _export_markdown(desk: "Desk", command: Command, words: list[str], out: Path
             title, text, sources = saved[0].title, saved[0].text, saved[0].sources
             label = f"the saved report {saved[0].title!r}"
         papers = desk.store.papers_by_ids(list({s.get("paper_id", "") for s in sources}))
-        path = write_export(out or default_path("report", ".md"), markdown_for(title, text, sources, papers))
-        return Outcome(command.raw, "ok", f"exported {label} to {path}")
+        return _deliver(command, out, lambda: default_path("report", ".md"),
+                        markdown_for(title, text, sources, papers), label)
     raise CommandError(f"export markdown: say summary or report (usage: {EXPORT_USAGE})")
 
 

@@ -14,12 +14,16 @@ from dataclasses import dataclass
 import pymupdf
 
 from paperdesk.core.ingest.chunking import Para, is_text_heading
+from paperdesk.core.text_clean import CONTROLS
 
 # No ligature/image preservation: MuPDF expands ligatures itself and skipping
 # images makes "dict" extraction ~3x faster.
 _FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\.b$|-b$", re.I)
+# Ligatures and odd spaces become plain text; control characters (text_clean.CONTROLS: escape codes, C1
+# glyph codes of symbol fonts) go, so no PDF can drive the terminal that shows its text.
 _CLEAN = str.maketrans({
+    **CONTROLS, "\r": " ", "\x0b": " ", "\x0c": " ",  # but the whitespace ones still part words
     "\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
     "\ufb05": "st", "\ufb06": "st", "\u00ad": None, "\ufffd": None, "\u00a0": " ",
     "\u2002": " ", "\u2003": " ", "\u2009": " ", "\u200b": None, "\u2010": "-", "\u2011": "-",

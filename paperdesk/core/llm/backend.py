@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol
 
 from paperdesk.core.cancel import CancelToken
+from paperdesk.core.text_clean import ControlStripper, strip_controls
 
 
 @dataclass
@@ -85,11 +86,24 @@ def generate(
     on_token: Callable[[str], None] | None = None,
     cancel: CancelToken | None = None,
 ) -> Generation:
-    """Run a request to the end or until cancelled, streaming each token to `on_token`."""
+    """Run a request to the end or until cancelled, streaming each token to `on_token`.
+
+    Every backend's output passes here, so here it is made safe for a terminal: escape sequences and
+    control characters (text_clean) never reach `on_token` or the returned text.
+    """
     start = time.perf_counter()
     first: float | None = None
     pieces: list[str] = []
+    tokens = 0
+    clean = ControlStripper()
     finish = "stop"
+
+    def emit(text: str) -> None:
+        if text:
+            pieces.append(text)
+            if on_token is not None:
+                on_token(text)
+
     stream = backend.stream(request, cancel)
     try:
         for text, reason in stream:
@@ -99,19 +113,19 @@ def generate(
             if text:
                 if first is None:
                     first = time.perf_counter() - start
-                pieces.append(text)
-                if on_token is not None:
-                    on_token(text)
+                tokens += 1
+                emit(clean.feed(text))
             if reason:
                 finish = reason
         else:
             if cancel is not None and cancel.cancelled:
                 finish = "cancelled"
+        emit(clean.flush())
     finally:
         close = getattr(stream, "close", None)
         if close is not None:
             close()  # stops the backend's generator (and its HTTP stream) right away
-    return Generation("".join(pieces), finish == "cancelled", finish, len(pieces), first, time.perf_counter() - start)
+    return Generation("".join(pieces), finish == "cancelled", finish, tokens, first, time.perf_counter() - start)
 
 
 def generate_json(
@@ -134,9 +148,20 @@ def generate_json(
         if result.cancelled:
             raise CancelledError("cancelled")
         try:
-            return json.loads(result.text), result
+            return _clean_strings(json.loads(result.text)), result
         except json.JSONDecodeError as exc:
             last = f"{exc.msg} at character {exc.pos}"
     raise ModelOutputError(
         f"the model returned invalid JSON twice ({last}); try a larger model or raise the token limit"
     )
+
+
+def _clean_strings(value: Any) -> Any:
+    """A parsed JSON value with its strings made terminal-safe: "\\u001b[2J" in a string decodes to a real ESC."""
+    if isinstance(value, str):
+        return strip_controls(value)
+    if isinstance(value, dict):
+        return {strip_controls(k): _clean_strings(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean_strings(v) for v in value]
+    return value

@@ -2,34 +2,92 @@
 
 `/v1/completions` for prompts and `/v1/chat/completions` for messages. The API
 key goes in the Authorization header only; it is never logged or shown.
+
+The server is not trusted to behave: the body is read as UTF-8 lines whatever
+its Content-Type, every event is checked for the OpenAI shape (a clear
+one-line error otherwise), the answer stops after max_tokens pieces of text
+even when the server goes on, a line with no end stops at MAX_LINE, and the
+whole answer has a deadline (`deadline_for`) that a watchdog enforces even
+while a read is blocked.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any, Iterator
 
 import requests
+import urllib3
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import ConfigError, NetworkError
 from paperdesk.core.llm.backend import Capabilities, GenerationRequest
 from paperdesk.core.redact import redact_url
+from paperdesk.core.text_clean import strip_controls
 
 
-def _choice(data: str, shown_url: str) -> dict[str, Any]:
-    """The first choice of one SSE event; a clear error when the server speaks something else."""
-    try:
-        event = json.loads(data)
-        choice = event["choices"][0]
+# The stream is read in pieces of this size; a line longer than MAX_LINE with no end is not an SSE event.
+READ_BYTES = 512
+MAX_LINE = 1 << 20
+# The whole answer must arrive within llm.timeout plus this much per requested token (see `deadline_for`).
+SECONDS_PER_TOKEN = 1.0
+
+
+class _Stream:
+    """One answer's SSE events, checked: (text, finish reason) per event, or a clear one-line error."""
+
+    def __init__(self, shown_url: str) -> None:
+        self.shown_url = shown_url
+
+    def fail(self, what: str) -> NetworkError:
+        return NetworkError(f"the model server at {self.shown_url} {what}; check llm.remote_url points at an "
+                            f"OpenAI-compatible server")
+
+    def lines(self, chunks: Iterator[bytes]) -> Iterator[str]:
+        """The body's lines, decoded as UTF-8 (SSE is UTF-8 whatever the Content-Type says)."""
+        parts: list[bytes] = []  # the line so far, in pieces (joined once it ends: no quadratic copying)
+        size = 0
+        for chunk in chunks:
+            if b"\n" not in chunk:
+                parts.append(chunk)
+                size += len(chunk)
+                if size > MAX_LINE:
+                    raise self.fail(f"sent a line of over {MAX_LINE >> 20} MiB with no end (not an SSE stream)")
+                continue
+            first, *whole, rest = chunk.split(b"\n")
+            for line in (b"".join([*parts, first]), *whole):
+                yield line.rstrip(b"\r").decode("utf-8", errors="replace")
+            parts, size = [rest], len(rest)
+        if size:
+            yield b"".join(parts).rstrip(b"\r").decode("utf-8", errors="replace")
+
+    def piece(self, data: str) -> tuple[str, str | None]:
+        """(text, finish reason) of one `data:` event; a stream event of any other shape is an error."""
+        try:
+            event = json.loads(data, strict=False)  # raw control characters in a string: stripped later
+        except ValueError:
+            event = None
+        if isinstance(event, dict) and "error" in event and "choices" not in event:
+            error = event["error"]
+            message = error.get("message") if isinstance(error, dict) else error
+            raise NetworkError(f"the model server at {self.shown_url} reported an error: "
+                               f"{strip_controls(str(message))[:200]!r}")
+        choices = event.get("choices") if isinstance(event, dict) else None
+        choice = choices[0] if isinstance(choices, list) and choices else None
         if not isinstance(choice, dict):
-            raise TypeError
-        return choice
-    except (ValueError, KeyError, IndexError, TypeError):
-        raise NetworkError(
-            f"the model server at {shown_url} sent a stream event that is not an OpenAI completion "
-            f"({data[:60]!r}); check llm.remote_url points at an OpenAI-compatible server"
-        ) from None
+            raise self.fail(f"sent a stream event that is not an OpenAI completion ({data[:60]!r})")
+        if "text" in choice:
+            text = choice["text"]
+        else:
+            delta = choice.get("delta")
+            if not isinstance(delta, (dict, type(None))):
+                raise self.fail(f"sent a chat delta that is not an object ({data[:60]!r})")
+            text = delta.get("content") if delta else None
+        reason = choice.get("finish_reason")
+        if not isinstance(text, (str, type(None))) or not isinstance(reason, (str, type(None))):
+            raise self.fail(f"sent a completion whose text or finish_reason is not a string ({data[:60]!r})")
+        return text or "", reason
 
 
 class RemoteBackend:
@@ -41,14 +99,16 @@ class RemoteBackend:
     def warm_up(self) -> None:
         """Nothing to load here: the server holds the model."""
 
-    def __init__(self, base_url: str, api_key: str = "", timeout: float = 120.0, model: str = "") -> None:
+    def __init__(self, base_url: str, api_key: str = "", timeout: float = 120.0, model: str = "",
+                 deadline: float | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         if self.base_url.endswith("/v1"):
             self.base_url = self.base_url[:-3]
         if not (api_key.isascii() and api_key.isprintable()):
             raise ConfigError("llm.api_key holds characters an HTTP header cannot carry; use the key as issued")
         self._api_key = api_key
-        self.timeout = timeout
+        self.timeout = timeout  # for the connection and for each read
+        self.deadline = deadline  # for the whole answer; None: from the timeout and max_tokens (deadline_for)
         self.model = model
         # Credentials in the URL (http://user:key@host) are sent, never shown.
         self.shown_url = redact_url(self.base_url)
@@ -89,18 +149,61 @@ class RemoteBackend:
             raise NetworkError(
                 f"model server unreachable at {self.shown_url} ({type(exc).__name__}); start it or fix llm.remote_url"
             ) from None
+        deadline = self.deadline_for(request)
+        expired = threading.Event()
+
+        def expire() -> None:  # unblocks a read that waits on a server sending nothing, or one endless line
+            expired.set()
+            try:
+                response.raw.shutdown()
+            except Exception:  # noqa: BLE001 - already closed or released: nothing to unblock
+                pass
+
+        watchdog = threading.Timer(deadline, expire)
+        watchdog.daemon = True
         with response:
             if response.status_code != 200:
                 raise NetworkError(f"model server at {self.shown_url} answered HTTP {response.status_code} for {path}")
+            watchdog.start()
             try:
-                for line in response.iter_lines(decode_unicode=True):
-                    if not line or not line.startswith("data:"):
-                        continue
-                    data = line[5:].strip()
-                    if data == "[DONE]":
-                        return
-                    choice = _choice(data, self.shown_url)
-                    text = choice.get("text") if "text" in choice else (choice.get("delta") or {}).get("content")
-                    yield text or "", choice.get("finish_reason")
-            except requests.RequestException as exc:
+                yield from self._events(response, max(1, request.max_tokens), expired)
+            except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
+                if expired.is_set():
+                    raise self._too_slow(deadline) from None
                 raise NetworkError(f"the model server dropped the stream ({type(exc).__name__}); try again") from None
+            finally:
+                watchdog.cancel()
+            if expired.is_set():
+                raise self._too_slow(deadline)
+
+    def deadline_for(self, request: GenerationRequest) -> float:
+        """Seconds the whole answer may take: llm.timeout for the prompt, then SECONDS_PER_TOKEN per token."""
+        return self.deadline if self.deadline is not None else self.timeout + SECONDS_PER_TOKEN * request.max_tokens
+
+    def _too_slow(self, deadline: float) -> NetworkError:
+        return NetworkError(f"the model server at {self.shown_url} did not finish the answer within {deadline:g} s; "
+                            f"check the server, or raise llm.timeout for a slow one")
+
+    def _events(self, response: requests.Response, cap: int, expired: threading.Event
+                ) -> Iterator[tuple[str, str | None]]:
+        """The stream's pieces; stops after `cap` pieces of text as a server that honours max_tokens would."""
+        stream = _Stream(self.shown_url)
+        pieces, seen = 0, False
+        for line in stream.lines(response.iter_content(READ_BYTES)):
+            if expired.is_set():
+                return
+            if not line.startswith("data:"):
+                continue
+            data = line[5:].strip()
+            if data == "[DONE]":
+                return
+            seen = True
+            text, reason = stream.piece(data)
+            if text:
+                if pieces >= cap:  # the server ignores max_tokens: end it here, as the length limit
+                    yield "", "length"
+                    return
+                pieces += 1
+            yield text, reason
+        if not seen and not expired.is_set():
+            raise stream.fail(f"sent no completion events (Content-Type {response.headers.get('Content-Type')!r})")

@@ -1,0 +1,42 @@
+"""Terminal-safe text: escape sequences and control characters go, whole, even when split across pieces."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import PAPERS
+from paperdesk.core.text_clean import ControlStripper, strip_controls
+
+HOSTILE = ("plain \x1b[1;31mred\x1b[0m \x1b]0;title\x07 \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ "
+           "\x9b2J \x1b7saved\x1b8 bell\x07 cr\r\nnext\ttab \x1bPdcs\x1b\\ del\x7f end \x1b[")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def test_whole_sequences_go_and_newlines_and_tabs_stay():
+    assert strip_controls(HOSTILE) == "plain red  link  saved bell cr\nnext\ttab  del end ["
+    assert strip_controls("ordinary text, café — ok") == "ordinary text, café — ok"
+
+
+def test_a_stream_split_anywhere_comes_out_as_the_whole_text_does():
+    whole = strip_controls(HOSTILE)
+    for size in (1, 2, 3, 5, 7):
+        stripper = ControlStripper()
+        out = "".join(stripper.feed(HOSTILE[i:i + size]) for i in range(0, len(HOSTILE), size)) + stripper.flush()
+        assert out == whole, size
+    for cut in range(len(HOSTILE)):
+        stripper = ControlStripper()
+        assert stripper.feed(HOSTILE[:cut]) + stripper.feed(HOSTILE[cut:]) + stripper.flush() == whole, cut
+
+
+def test_an_unterminated_sequence_is_not_held_back_forever():
+    stripper = ControlStripper()
+    out = stripper.feed("a\x1b]0;") + stripper.feed("x" * 300) + stripper.feed("b")
+    assert out.startswith("a]0;xxx") and out.endswith("b") and not CONTROL.search(out)
+
+
+def test_ingest_drops_the_control_characters_a_pdf_font_maps_to():
+    from paperdesk.core.ingest.pdf import parse_pdf
+
+    parsed = parse_pdf(PAPERS / "2206.10883v3.pdf")  # symbol glyphs on pages 19-20 extract as C1 codes
+    assert [n for n, page in enumerate(parsed.pages, 1) if CONTROL.search(page)] == []
+    assert len(parsed.chunks) == 66
