@@ -152,8 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = bench_sub.add_parser("faults", help="kill -9, two writers, full disk, hostile HTTP, bad input: tries/clean/lost")
     p.add_argument("--kills", type=int, default=24, help="kill -9 trials in all (add, summarize, research)")
     p.add_argument("--seed", type=int, default=11)
-    p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "http", "export", "sse", "input",
-                                                       "rebuild", "copied"))
+    p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "shell", "http", "export", "sse",
+                                                       "input", "rebuild", "copied"))
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)
@@ -187,6 +187,24 @@ def _clean_argv(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # inside the try: a reader that went away (`| head`) is seen here, not at exit
+        return code
+    except BrokenPipeError:
+        # Like a Unix tool killed by SIGPIPE: stop quietly. Point stdout at /dev/null so that the
+        # interpreter's own flush at exit does not report the closed pipe again.
+        import os
+
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
+
+
+def _run(argv: list[str] | None) -> int:
     try:
         args = build_parser().parse_args(_clean_argv(sys.argv[1:] if argv is None else argv))
         if args.verb is None:
@@ -234,9 +252,16 @@ def main(argv: list[str] | None = None) -> int:
     except PaperdeskError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        raise
     except Exception as exc:
         from paperdesk.core.diskspace import is_disk_full
+        from paperdesk.core.errors import damaged_database
 
+        damaged = damaged_database(exc)
+        if damaged:
+            print(f"error: {damaged}", file=sys.stderr)
+            return 1
         if not is_disk_full(exc):
             raise
         print(f"error: the disk is full ({exc}); nothing half-written was kept: free some space and retry",

@@ -15,8 +15,10 @@ from paperdesk.core.memory import Graph, MemoryGraph
 
 
 def cmd_discuss(args: argparse.Namespace, settings: Settings) -> int:
-    if args.turns < 1 or args.every < 1:
-        raise UsageError("discuss: --turns and --every must be at least 1")
+    from paperdesk.core.handlers.discussion import MAX_TURNS
+
+    if not (1 <= args.turns <= MAX_TURNS and 1 <= args.every <= MAX_TURNS):
+        raise UsageError(f"discuss: --turns and --every must be at least 1 and at most {MAX_TURNS}")
     if not args.id and not args.resume:
         raise UsageError("discuss: name a paper (library or arXiv id), or use --resume")
     from paperdesk.core.llm.factory import make_backend

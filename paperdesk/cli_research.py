@@ -18,6 +18,7 @@ from paperdesk.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import CancelledError, PaperdeskError
 
+MAX_RUN = 2**63 - 1  # SQLite's largest row id
 NEWEST = "newest"  # `--resume` given without a run number
 
 
@@ -26,10 +27,13 @@ def _run_number(text: str) -> int | str:
     if text == NEWEST:
         return NEWEST
     try:
-        return int(text)
+        number = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"takes a run number or nothing (the newest unfinished run), got {text!r}"
-                                         ) from None
+        number = 0
+    if not 1 <= number <= MAX_RUN:
+        raise argparse.ArgumentTypeError(f"takes a run number (1 to {MAX_RUN}) or nothing (the newest unfinished "
+                                         f"run), got {text[:40]!r}")
+    return number
 
 
 def add_parser(sub: Any) -> None:

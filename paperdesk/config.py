@@ -30,6 +30,48 @@ def _fraction(v: float) -> bool:
     return 0.0 <= v <= 1.0
 
 
+def _between(low: float, high: float) -> Callable[[Any], bool]:
+    return lambda v: low <= v <= high
+
+
+# Upper bounds far above any sane setting, so a typo of many digits is refused here rather than overflowing a
+# C integer deep in SQLite, tantivy or llama.cpp. Int keys not listed are capped at INT_CAP.
+INT_CAP = 1_000_000_000
+BOUNDS: dict[str, tuple[float, float]] = {
+    "arxiv.num_retries": (0, 20),
+    "arxiv.max_results": (1, 2000),
+    "arxiv.delay_seconds": (0, 3600),
+    "arxiv.timeout": (0, 86_400),
+    "arxiv.max_pdf_mb": (0, 100_000),
+    "arxiv.download_deadline": (0, 86_400 * 7),
+    "library.lock_wait_seconds": (0, 86_400),
+    "arxiv.offline_retry_seconds": (0, 86_400),
+    "search.rrf_k": (1, 100_000),
+    "search.candidates": (1, 100_000),
+    "search.prf_docs": (0, 1000),
+    "embedding.batch_size": (1, 4096),
+    "ingest.chunk_words": (10, 100_000),
+    "ingest.overlap_words": (0, 50_000),
+    "llm.n_threads": (0, 1024),
+    "llm.n_ctx": (512, 1 << 20),
+    "llm.n_batch": (1, 1 << 20),
+    "llm.timeout": (0, 86_400),
+    "summary.section_tokens": (1, 32_768),
+    "summary.map_tokens": (1, 32_768),
+    "answer.k": (1, 200),
+    "answer.max_tokens": (1, 32_768),
+    "research.k": (1, 200),
+    "research.max_tokens": (1, 32_768),
+    "memory.recall": (0, 100),
+    "research.max_steps": (1, 100),
+    "research.max_iterations": (1, 1000),
+    "research.step_timeout": (0, 86_400),
+    "research.run_timeout": (0, 86_400 * 7),
+    "research.step_tokens": (1, 32_768),
+    "research.plan_timeout": (0, 86_400),
+}
+
+
 @dataclass(frozen=True)
 class Key:
     name: str
@@ -165,6 +207,10 @@ def _coerce(key: Key, raw: Any, source: str) -> Any:
         raise bad("one of " + ", ".join(key.choices))
     if key.check is not None and not key.check(value):
         raise bad(key.hint or "a valid value")
+    low, high = BOUNDS.get(key.name, (-INT_CAP, INT_CAP) if key.kind is int else (None, None))
+    if low is not None and not low <= value <= high:
+        what = "a whole number" if key.kind is int else "a number"
+        raise bad(f"{what} from {_num(low)} to {_num(high)}" + (f" ({key.hint})" if key.hint else ""))
     return value
 
 
@@ -206,10 +252,7 @@ def load_settings(environ: dict[str, str] | None = None, path: Path | None = Non
 
     file = path or config_path()
     if file.exists():
-        try:
-            table = tomllib.loads(file.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"config file {file} is not valid TOML: {exc}") from None
+        table = _read_toml(file)
         for name, raw in _flatten(table).items():
             if name.startswith(KEYMAP_PREFIX):  # [keymap] binding-id = "keys": checked by the TUI, which knows the ids
                 if not isinstance(raw, str) or not raw.strip():
@@ -231,6 +274,28 @@ def load_settings(environ: dict[str, str] | None = None, path: Path | None = Non
     if home_env:
         values["home"] = home_env
     return _checked(Settings(values, sources))
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if x == int(x) else str(x)
+
+
+def _read_toml(file: Path) -> dict[str, Any]:
+    """The config file's table; a folder, an unreadable file or bad TOML is a one-line ConfigError."""
+    if file.is_dir():
+        raise ConfigError(f"config file {file} is a folder, not a TOML file: point PAPERDESK_CONFIG at a file")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {file} is not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config file {file}: {exc.strerror or exc}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {file} is not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise ConfigError(f"config file {file} is not valid TOML: arrays or tables nested too deeply") from None
 
 
 def _checked(settings: Settings) -> Settings:

@@ -121,6 +121,8 @@ def run_cancellable(desk: Desk, line: str, printer: ShellPrinter) -> Outcome:
     def work() -> None:
         try:
             box.append(desk.run(line))
+        except Exception as exc:  # noqa: BLE001 - the shell outlives any command (a full disk, a bug)
+            box.append(_failed(line, exc))
         finally:
             done.set()
 
@@ -134,6 +136,22 @@ def run_cancellable(desk: Desk, line: str, printer: ShellPrinter) -> Outcome:
                 printer.err.write("\n^C: cancelling ...\n")
                 printer.err.flush()
     return box[0]
+
+
+def _failed(line: str, exc: Exception) -> Outcome:
+    from paperdesk.core.diskspace import is_disk_full
+
+    if is_disk_full(exc):
+        return Outcome(line, "error", f"the disk is full ({exc}): free some space and try again")
+    return Outcome(line, "error", f"internal error: {type(exc).__name__}: {exc}; the shell goes on")
+
+
+def _say_unsaved_notes(desk: Desk, err: TextIO) -> None:
+    """Notes a full disk kept from being written, printed at quit so that they are not lost."""
+    for paper_id, text in desk.unsaved_notes.items():
+        err.write(f"the disk is still full: the notes of {paper_id} could not be saved; here they are:\n"
+                  f"{text}\n--- end of the notes of {paper_id}\n")
+    err.flush()
 
 
 def _setup_readline(history: Path) -> Any:
@@ -201,8 +219,11 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
                 if kept:
                     printer.notice(kept)
                     continue
-            if is_plan_edit(line):  # issue 14: the plan as TOML in $EDITOR
-                outcome = edit_in_editor(desk, line)
+            if is_plan_edit(line):  # the plan as TOML in $EDITOR
+                try:
+                    outcome = edit_in_editor(desk, line)
+                except Exception as exc:  # noqa: BLE001 - the shell outlives any command
+                    outcome = _failed(line, exc)
             else:
                 outcome = run_cancellable(desk, line, printer)
             printer.outcome(outcome)
@@ -221,6 +242,7 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
                 pass
         if owned:
             desk.close()
+            _say_unsaved_notes(desk, err)
     return 1 if failed else 0
 
 

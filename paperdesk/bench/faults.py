@@ -2,7 +2,8 @@
 
 Classes: kill -9 during add, summarize and research (random points, seeded),
 two writers at once (different papers, and the same PDF), a full disk (real
-tmpfs when run as root, plus ENOSPC injected at each write stage), a
+tmpfs when run as root, plus ENOSPC injected at each write stage), a full
+disk under the shell and the Notes pane's writer (faults_shell.py), a
 trickling and an oversized download, export to a symlink or a device, hostile
 model-server streams, bad input on every verb, a truncated or zero-byte
 catalogue rebuilt by `doctor --rebuild`, and removes in a copied library
@@ -80,6 +81,12 @@ def run_all(root: Path, embedder, kills: int, seed: int, classes: set[str] | Non
             tally = Tally("disk full (real tmpfs)")
             misc.tmpfs_disk_full_trials(root, home_settings("tmpfs-base"), embedder, pdfs, tally)
             tallies.append(tally)
+    if want("shell"):
+        from paperdesk.bench.faults_shell import shell_full_disk_trials
+
+        tally = Tally("full disk in the shell")
+        shell_full_disk_trials(root / "shell", embedder, pdfs[0], tally)
+        tallies.append(tally)
     if want("http"):
         slow, big = Tally("trickling download"), Tally("oversized download")
         misc.http_trials(root / "downloads", slow, big)

@@ -152,20 +152,28 @@ def unescape(text: str) -> str:
     return " ".join(marked.replace("\x01", "\\").replace("\x02", "{").replace("\x03", "}").split())
 
 
+_SPACE = re.compile(r"\s*")
+_BRACE_OR_ESCAPE = re.compile(r"\\.|[{}]", re.S)  # an escaped character is skipped whole, as \{ or \\
+
+
 class _Reader:
     def __init__(self, text: str) -> None:
         self.text, self.pos = text, 0
+        self._counted, self._lines = 0, 1  # newlines counted up to `_counted`: each entry counts only its own
 
     @property
     def line(self) -> int:
-        return self.text.count("\n", 0, self.pos) + 1
+        if self.pos < self._counted:  # moved back (an error after a retreat): count from the start
+            self._counted, self._lines = 0, 1
+        self._lines += self.text.count("\n", self._counted, self.pos)
+        self._counted = self.pos
+        return self._lines
 
     def fail(self, what: str) -> BibtexError:
         return BibtexError(f"line {self.line}: {what}")
 
     def skip_space(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
+        self.pos = _SPACE.match(self.text, self.pos).end()
 
     def peek(self) -> str:
         return self.text[self.pos] if self.pos < len(self.text) else ""
@@ -187,19 +195,15 @@ class _Reader:
 
     def braced(self) -> str:
         start, depth = self.pos, 0
-        while self.pos < len(self.text):
-            ch = self.text[self.pos]
-            if ch == "\\":
-                self.pos += 2
-                continue
+        for m in _BRACE_OR_ESCAPE.finditer(self.text, self.pos):  # jumps from one brace to the next
+            ch = m.group(0)
             if ch == "{":
                 depth += 1
             elif ch == "}":
                 depth -= 1
                 if depth == 0:
-                    self.pos += 1
+                    self.pos = m.end()
                     return self.text[start + 1 : self.pos - 1]
-            self.pos += 1
         self.pos = start
         raise self.fail("a { is never closed")
 

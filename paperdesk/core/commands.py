@@ -132,6 +132,9 @@ def _split(rest: str, name: str) -> list[str]:
         raise CommandError(f"{name}: {exc}") from None
 
 
+LARGEST = 1_000_000_000
+
+
 def _positive(text: str, command: str, what: str) -> int:
     try:
         value = int(text)
@@ -139,6 +142,8 @@ def _positive(text: str, command: str, what: str) -> int:
         raise CommandError(f"{command}: {what} must be a whole number, got {text!r}") from None
     if value < 1:
         raise CommandError(f"{command}: {what} starts at 1, got {value}")
+    if value > LARGEST:  # larger than any page or list: refused here, before SQLite's 64-bit integers overflow
+        raise CommandError(f"{command}: {what} {value if value < 10**30 else 'given'} is too large (at most {LARGEST})")
     return value
 
 

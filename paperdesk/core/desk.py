@@ -29,8 +29,11 @@ from paperdesk.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.commands import Command, CommandError, canonical_name, parse
 from paperdesk.core.desk_beside import BesideWork
+from paperdesk.core.crash_log import CrashLog
 from paperdesk.core.desk_store import DeskStore
+from paperdesk.core.diskspace import is_disk_full
 from paperdesk.core.library_sync import LibraryWatch
+from paperdesk.core.notes_keeper import NotesKeeper
 from paperdesk.core.errors import ArxivUnreachableError, CancelledError, PaperdeskError, UnknownPaperError
 from paperdesk.core.progress import Progress
 from paperdesk.core.session import ResultItem, Session
@@ -94,6 +97,9 @@ class Desk(BesideWork):
         self._command = ""
         self.notices: list[str] = list(getattr(self.library, "notices", []))  # e.g. PDFs moved to lost+found
         self._notes_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperdesk-notes")
+        self._notes = NotesKeeper(self.drafts.set_notes, self.drafts.notes)  # a full disk keeps them in memory
+        self.unsaved_notes: dict[str, str] = {}  # after close: notes a full disk kept from being written
+        self._crash_log = CrashLog(settings.home / "paperdesk.log")
         self._closed = False
         forced = None
         if settings["offline"]:
@@ -161,7 +167,9 @@ class Desk(BesideWork):
         if self._closed:
             return
         self._closed = True
+        self._notes_writer.submit(self._retry_notes).result()  # space freed since: written now
         self._notes_writer.shutdown(wait=True)
+        self.unsaved_notes = self._notes.kept
         tracker = getattr(self, "_plan_tracker", None)  # issue 14: the research tracker's own connection
         if tracker is not None:
             tracker.close()
@@ -172,12 +180,23 @@ class Desk(BesideWork):
     # -- notes: one writer ----------------------------------------------------------------------
 
     def save_notes(self, paper_id: str, text: str) -> "Future[None]":
-        """Replace a paper's notes (an editor's text), after every write asked for before it."""
-        return self._notes_writer.submit(self.drafts.set_notes, paper_id, text)
+        """Replace a paper's notes (an editor's text), after every write asked for before it.
+        On a full disk the future fails with NotesNotSaved and the text is kept and written again later."""
+        return self._notes_writer.submit(self._notes.set, paper_id, text)
 
     def append_notes(self, paper_id: str, text: str) -> str:
         """Append a paragraph after every write asked for before it; returns the whole notes."""
-        return self._notes_writer.submit(self.drafts.append_notes, paper_id, text).result()
+        return self._notes_writer.submit(self._notes.append, paper_id, text).result()
+
+    def notes(self, paper_id: str) -> str:
+        """A paper's notes, with what a full disk has kept in memory."""
+        return self._notes.current(paper_id)
+
+    def _retry_notes(self) -> list[str]:
+        try:
+            return self._notes.retry()
+        except Exception:  # noqa: BLE001 - the next save reports what is wrong
+            return []
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -227,7 +246,11 @@ class Desk(BesideWork):
             if self.talk.understands(line):
                 return self.talk.submit(line.strip())
             outcome = Outcome(line.strip(), "error", str(exc))
-            self._record(outcome)
+            try:
+                self._record(outcome)
+            except Exception as record_error:  # a full disk must not hide the parse error
+                if not is_disk_full(record_error):
+                    raise
             self.emit(CommandFinished(outcome))
             return outcome
         return self.execute(command)
@@ -236,6 +259,8 @@ class Desk(BesideWork):
         from paperdesk.core.handlers import HANDLERS
 
         with self._lock:
+            if self._notes.kept:  # notes a full disk kept: written now if space was freed
+                self._notes_writer.submit(self._retry_notes).result()
             self._token = CancelToken()
             self._command = command.raw or command.name
             self.emit(CommandStarted(self._command))
@@ -248,9 +273,20 @@ class Desk(BesideWork):
                 if outcome.status == "error" or outcome.status == "cancelled" and outcome.view is None:
                     self._roll_back(before, command)
             self._token = None
+            outcome = self._after(command, outcome)
+        self.emit(CommandFinished(outcome))
+        return outcome
+
+    def _after(self, command: Command, outcome: Outcome) -> Outcome:
+        """Keep the dialogue and the session; on a full disk the command's result stands, with a note."""
+        try:
             self.talk.after_command(command.name, outcome)
             self._record(outcome)
-        self.emit(CommandFinished(outcome))
+        except Exception as exc:
+            if not is_disk_full(exc):
+                raise
+            note = "the disk is full: the session was not saved (it is, with the next command once space is free)"
+            outcome.message = f"{outcome.message}; {note}" if outcome.message else note
         return outcome
 
     def _guarded(self, handler: Callable[["Desk", Command], Outcome], command: Command) -> Outcome:
@@ -267,11 +303,12 @@ class Desk(BesideWork):
         except PaperdeskError as exc:
             return Outcome(name, "error", str(exc))
         except Exception as exc:  # a bug must not take the session down; the log has the details
-            log = self.settings.home / "paperdesk.log"
-            with log.open("a", encoding="utf-8", errors="backslashreplace") as fh:  # any text, even surrogates
-                fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {name}\n{traceback.format_exc()}\n")
+            if is_disk_full(exc):
+                return Outcome(name, "error", f"the disk is full ({exc}): {command.name} could not store its work; "
+                                              "free some space and try again")
+            where = self._crash_log.write(name, traceback.format_exc())
             return Outcome(name, "error", f"internal error in {command.name}: {type(exc).__name__}: {exc} "
-                                          f"(details in {log}); your library and drafts are unchanged")
+                                          f"({where}); your library and drafts are unchanged")
 
     def _snapshot(self) -> tuple[str, Session, int]:
         newest = self.store.query("SELECT COALESCE(MAX(id), 0) FROM drafts")[0][0]
@@ -347,7 +384,16 @@ class Desk(BesideWork):
         """Move the workflow for a command that has done its work; persisted at once."""
         self.workflow.apply(command.name, **context, **self._guard_context(command))
         self._refresh_downloaded()
-        self._persist()
+        self.persist_session()
+
+    def persist_session(self) -> None:
+        """Store the session now; on a full disk it stays in memory and the command's end tries again
+        (and says so), so a command that only reads still works."""
+        try:
+            self._persist()
+        except Exception as exc:
+            if not is_disk_full(exc):
+                raise
 
     def _transitioned(self, command: str, source: str, target: str) -> None:
         self.emit(StateChanged(source, target, command))

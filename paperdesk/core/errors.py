@@ -58,3 +58,16 @@ class CancelledError(PaperdeskError):
 
 class ModelOutputError(PaperdeskError):
     """The model's output could not be used (invalid JSON under a schema, after a retry)."""
+
+
+_DAMAGED_TEXT = ("malformed", "not a database", "file is encrypted")
+
+
+def damaged_database(exc: BaseException) -> str | None:
+    """The one-line message for a SQLite file damaged on disk (None for any other error), naming the repair."""
+    import sqlite3
+
+    if isinstance(exc, sqlite3.DatabaseError) and any(t in str(exc).lower() for t in _DAMAGED_TEXT):
+        return (f"the library database is damaged ({exc}): run `paperdesk doctor` to check it and repair it; "
+                "nothing was changed")
+    return None

@@ -47,7 +47,11 @@ def plan_viewer(pdf: Path, page: int, template: str = "", platform: str = sys.pl
                 default_app: Callable[[], str] | None = None) -> ViewerPlan:
     """The command that opens `pdf` at `page`; ViewerError says what to install or set when there is none."""
     if template.strip():
-        args = shlex.split(template)
+        try:
+            args = shlex.split(template)
+        except ValueError as exc:  # an unbalanced quote
+            raise ViewerError(f"reader.pdf_viewer = {template!r} cannot be read as a command ({exc}): "
+                              "fix its quotes in the config") from None
         at_page = any("{page}" in a for a in args)
         if not any("{file}" in a for a in args):
             args.append("{file}")

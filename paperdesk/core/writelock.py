@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.errors import LibraryBusyError
+from paperdesk.core.errors import LibraryBusyError, StoreError
 
 _log = logging.getLogger("paperdesk.lock")
 POLL_SECONDS = 0.05
@@ -39,7 +39,12 @@ class WriterLock:
 
     def _open(self) -> int:
         if self._fd is None:
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            except (IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+                what = "a folder" if self.path.is_dir() else f"not usable ({exc.strerror})"
+                raise StoreError(f"the library's lock file {self.path} is {what}; move it aside "
+                                 "(paperdesk makes a new one) and try again") from None
         return self._fd
 
     def _try(self, fd: int) -> bool:

@@ -149,7 +149,7 @@ class OutcomeRouter:
             if notes.paper_id is not None:
                 notes.load(None, "", "", False)
         elif paper.id != notes.paper_id or notes.editor.read_only == editable:
-            notes.load(paper.id, paper.title, desk.drafts.notes(paper.id), editable)
+            notes.load(paper.id, paper.title, desk.notes(paper.id), editable)
 
     def refresh_reports(self) -> None:
         desk = self.app.desk

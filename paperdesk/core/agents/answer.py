@@ -122,14 +122,22 @@ def write(
         return AnswerResult(NOTHING_FOUND, [], [], False, {"total_s": 0.0})
     chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
     passages = [" ".join(chunks[h.chunk_id].text.split()[:SOURCE_WORDS]) for h in hits]
-    sources = "\n".join(f"Source {n} ({_short(h.title)}, page {h.page_start}): {passages[n - 1]}"
-                        for n, h in enumerate(hits, start=1))
     lead = "" if backend.chat_template else LEAD
-    prompt = render(template, sources=sources, question=question.strip(), **values).rstrip()
-    if dialogue.strip():  # the optional "User dialogue" block (issue 15): the user's words lead the task
-        prompt = f"{dialogue.strip()}\n\n{prompt}"
+
+    def prompt_for(n_hits: int) -> str:
+        sources = "\n".join(f"Source {n} ({_short(h.title)}, page {h.page_start}): {passages[n - 1]}"
+                            for n, h in enumerate(hits[:n_hits], start=1))
+        text = render(template, sources=sources, question=question.strip(), **values).rstrip()
+        if dialogue.strip():  # the optional "User dialogue" block (issue 15): the user's words lead the task
+            text = f"{dialogue.strip()}\n\n{text}"
+        return f"{text} {lead}" if lead else text
+
+    prompt = prompt_for(len(hits))
+    room = getattr(backend, "prompt_room", None)  # a small llm.n_ctx: drop the weakest passages until it fits
+    while room is not None and len(hits) > 1 and room(prompt, max_tokens) < 0:
+        hits, passages = hits[:-1], passages[:-1]
+        prompt = prompt_for(len(hits))
     if lead:
-        prompt = f"{prompt} {lead}"
         on_token = _after_lead(lead, on_token)
     failures: list[str] = []
     leaks = 0

@@ -91,7 +91,7 @@ def notes(desk: "Desk", command: Command) -> Outcome:
     if command.text:
         text = desk.append_notes(paper.id, command.text)
         return Outcome(command.raw, "ok", f"notes of {paper.id} saved", NotesView(paper.id, paper.title, text, True))
-    return Outcome(command.raw, "ok", "", NotesView(paper.id, paper.title, desk.drafts.notes(paper.id)))
+    return Outcome(command.raw, "ok", "", NotesView(paper.id, paper.title, desk.notes(paper.id)))
 
 
 def notes_paper(desk: "Desk") -> "Paper | None":

@@ -59,7 +59,7 @@ def open_paper(desk: "Desk", command: Command) -> Outcome:
 
         return Outcome(command.raw, "ok", open_pdf(paper.pdf_path, paper.id, page, desk.settings["reader.pdf_viewer"]))
     desk.session.reader = (paper.id, page)
-    desk.drafts.save_session(desk.session.to_json(desk.state))
+    desk.persist_session()
     more = f"; next: open {command.ref} {page + 1}" if page < paper.page_count else ""
     view = PageView(paper.id, paper.title, page, paper.page_count, text)
     return Outcome(command.raw, "ok", f"{paper.id}, page {page} of {paper.page_count}{more}", view)

@@ -17,6 +17,7 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import PdfError
 from paperdesk.core.ingest import frontmatter, layout
 from paperdesk.core.ingest.chunking import FRONT_MATTER, Para, chunk_pages, chunk_paragraphs
+from paperdesk.core.ingest.inflate_limits import InflateGuard
 from paperdesk.core.store import NewChunk
 
 __all__ = ["ParsedPdf", "parse_pdf", "chunk_pages", "chunk_paragraphs", "Para"]
@@ -132,12 +133,17 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
         total = doc.page_count
         pages: list[layout.PageLines] = []
         bad_pages: list[int] = []
+        guard = InflateGuard(doc, path.name)
         for i in range(total):
             if cancel is not None:
                 cancel.raise_if_cancelled()
             pymupdf.TOOLS.reset_mupdf_warnings()
             try:
-                raw = layout.page_dict(doc.load_page(i))
+                page = doc.load_page(i)
+                guard.check(page)  # a decompression bomb is refused before MuPDF interprets it
+                raw = layout.page_dict(page)
+            except PdfError:
+                raise
             except Exception as exc:  # a page MuPDF cannot interpret
                 raise _corrupt(path) from exc
             # A damaged content stream still yields a page, minus what followed the damage: say which.

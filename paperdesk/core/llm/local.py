@@ -12,6 +12,8 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm.backend import Capabilities, GenerationRequest
 
+CHAT_OVERHEAD = 64  # tokens a chat template may add around one user message
+
 
 _log = logging.getLogger("paperdesk.llama")
 _log_callback: Any = None  # kept referenced: llama.cpp holds a raw pointer to it
@@ -160,11 +162,24 @@ class LocalBackend:
             import json
 
             options["grammar"] = LlamaGrammar.from_json_schema(json.dumps(request.json_schema), verbose=False)
-        if request.messages is not None:
-            for chunk in llama.create_chat_completion(messages=request.messages, **options):
-                choice = chunk["choices"][0]
-                yield choice.get("delta", {}).get("content") or "", choice.get("finish_reason")
-        else:
-            for chunk in llama.create_completion(prompt=request.prompt, **options):
-                choice = chunk["choices"][0]
-                yield choice.get("text") or "", choice.get("finish_reason")
+        try:
+            if request.messages is not None:
+                for chunk in llama.create_chat_completion(messages=request.messages, **options):
+                    choice = chunk["choices"][0]
+                    yield choice.get("delta", {}).get("content") or "", choice.get("finish_reason")
+            else:
+                for chunk in llama.create_completion(prompt=request.prompt, **options):
+                    choice = chunk["choices"][0]
+                    yield choice.get("text") or "", choice.get("finish_reason")
+        except ValueError as exc:
+            if "context window" not in str(exc):
+                raise
+            raise ConfigError(f"the prompt does not fit the model's window (llm.n_ctx = {self.n_ctx}): {exc}; "
+                              "raise llm.n_ctx (4096 is the default)") from None
+
+    def prompt_room(self, prompt: str, max_tokens: int) -> int:
+        """Tokens left in the window once `prompt` (with a chat template's overhead) and `max_tokens` are in it."""
+        llama = self.llama()
+        used = len(llama.tokenize(prompt.encode("utf-8", errors="ignore"), add_bos=True, special=False))
+        overhead = CHAT_OVERHEAD if self.chat_template else 0
+        return self.n_ctx - used - overhead - max_tokens

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Label, TextArea
 
+from paperdesk.core.errors import PaperdeskError
 from paperdesk.tui.messages import WorkerFailed
 from paperdesk.tui.panes.base import Pane
 
@@ -92,7 +93,8 @@ class NotesPane(Pane):
             error = future.exception()
             if error is None:
                 self.post_message(self.Saved(paper_id))
-            else:
-                self.post_message(WorkerFailed(self.id or "notes", "notes save", f"{type(error).__name__}: {error}"))
+            else:  # a full disk: the Desk keeps the text and writes it with the next edit, command or quit
+                detail = str(error) if isinstance(error, PaperdeskError) else f"{type(error).__name__}: {error}"
+                self.post_message(WorkerFailed(self.id or "notes", "notes save", detail))
 
         pending.add_done_callback(done)
