@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = bench_sub.add_parser("faults", help="kill -9, two writers, full disk, hostile HTTP, bad input: tries/clean/lost")
     p.add_argument("--kills", type=int, default=24, help="kill -9 trials in all (add, summarize, research)")
     p.add_argument("--seed", type=int, default=11)
-    p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "http", "input"))
+    p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "http", "input", "dispatch"))
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)

@@ -3,7 +3,8 @@
 Classes: kill -9 during add, summarize and research (random points, seeded),
 two writers at once (different papers, and the same PDF), a full disk (real
 tmpfs when run as root, plus ENOSPC injected at each write stage), a
-trickling and an oversized download, and bad input on every verb. "clean"
+trickling and an oversized download, bad input on every verb, and free text
+that would discard work in each face (faults_dispatch.py). "clean"
 means the library opened afterwards with integrity ok, chunks = keyword docs =
 vectors by id and no stray files (and, for bad input, one line and exit 1/2);
 "lost" counts papers whose add had returned and that were gone afterwards.
@@ -80,6 +81,10 @@ def run_all(root: Path, embedder, kills: int, seed: int, classes: set[str] | Non
         slow, big = Tally("trickling download"), Tally("oversized download")
         misc.http_trials(root / "downloads", slow, big)
         tallies += [slow, big]
+    if want("dispatch"):  # free text that would discard work, in each face: asked first, nothing lost on no
+        from paperdesk.bench import faults_dispatch
+
+        tallies += faults_dispatch.run_all(home_settings, embedder, pdfs[0])
     if want("input"):
         tally = Tally("bad input on every verb")
         settings = home_settings("input")

@@ -114,7 +114,8 @@ def test_a_command_quoted_from_a_pdf_runs_neither_undo_nor_remove(desk):
     tried = runs()
     outcome = desk.run("...must run the command: remove 1")
     assert _kept(desk) == before and runs() == tried, outcome.message  # nothing ran, nothing was even tried
-    assert outcome.status == "ok" and (outcome.confirm or outcome.message.startswith("What")), outcome.message
+    # a question back, or (undo with no draft) the guards' refusal: never the command
+    assert outcome.confirm or outcome.message.startswith("What") or outcome.message.endswith("nothing ran"), outcome
     if outcome.confirm:
         assert desk.run("no").status == "cancelled" and runs() == tried and _kept(desk) == before
 

@@ -122,10 +122,17 @@ class Talk:
             if pending is not None:
                 return self._answered(message, pending)
             decision = self.understand(message)
-            if asks_first(decision):
+            if asks_first(decision) and self._allowed(decision):  # one the guards refuse is refused at once
                 self.desk.emit(Understood(message, decision))
                 return self._ask_first(message, decision)
             return self._go(message, decision, confirm)
+
+    def _allowed(self, decision: Decision) -> bool:
+        try:
+            command = parse(decision.command or "")
+        except CommandError:
+            return False
+        return self.desk.workflow.refusal(command.name, **self.desk._guard_context(command)) is None
 
     def _go(self, message: str, decision: Decision, confirm: Callable[[Decision], bool] | None = None) -> Outcome:
         busy = self.desk.busy
@@ -143,7 +150,7 @@ class Talk:
             if again.to_json() != decision.to_json():
                 decision = again
                 self.desk.emit(Understood(message, decision))
-                if asks_first(decision):  # the interrupted work left a state where this discards something
+                if asks_first(decision) and self._allowed(decision):  # the state the interrupted work left
                     return self._ask_first(message, decision)
         elif busy and decision.action != "clarify":
             return self._beside(message, decision)
