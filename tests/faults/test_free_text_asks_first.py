@@ -129,3 +129,25 @@ def test_below_the_floor_the_dispatcher_asks_for_every_command(desk):
     outcome = desk.run("delete this paper")  # nearest exemplars: open (0.43), a guess
     assert seen[-1].decision.action == "clarify" and "under 0.45" in seen[-1].decision.reason, seen[-1].line
     assert (desk.state, desk.session.reader) == before and outcome.ok
+
+
+def test_a_message_that_would_discard_asks_beside_a_running_improve_and_stops_nothing(tmp_home, arxiv, embedder):
+    import threading
+
+    fake = FakeLLM(" ".join(["word"] * 300), delay=0.01)  # stand-in generation that takes a few seconds
+    desk = Desk(settings_for(tmp_home, arxiv.api_url), backend=fake, embedder=embedder)
+    try:
+        assert desk.run("find expository writing").ok and desk.run("summarize 1").ok
+        fake.started.clear()
+        box = []
+        worker = threading.Thread(target=lambda: box.append(desk.run("improve use bullet points")))
+        worker.start()
+        assert fake.started.wait(30)
+        asked = desk.talk.submit("throw it away")
+        assert asked.confirm and desk.busy, asked.message  # asked beside the work; the work goes on
+        worker.join()
+        assert box[0].ok and desk.state == "draft-summary"  # the improve finished: nothing was cancelled
+        assert desk.store.get_paper(desk.session.selected) is not None
+        assert desk.run("yes").ok and desk.state == "initial"  # same state and paper as asked: yes runs it
+    finally:
+        desk.close()

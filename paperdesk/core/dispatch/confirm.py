@@ -7,7 +7,8 @@ with the question (`question(desk, command)`, the same words typed `abandon`
 and `remove` ask), and keeps the decision as `Pending`. The next message
 decides: yes (y, yes, ok, go on ...) runs it through the guards like any
 decision; anything else cancels it and changes nothing. A typed command, or
-a change of state in between (a summary that finished meanwhile), drops it.
+a change of state or selection in between (a summary that finished
+meanwhile), drops it.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class Pending:
     message: str
     decision: Decision
     question: str
-    where: tuple[str, str | None, int | None]  # (state, selected paper, draft revision) when asked
+    where: tuple[str, str | None]  # (state, selected paper) when asked
 
 
 def is_yes(reply: str) -> bool:
@@ -47,13 +48,10 @@ def asks_first(decision: Decision) -> bool:
     return decision.action != "clarify" and bool(decision.command) and discards(decision.command or "")
 
 
-def where(desk: "Desk") -> tuple[str, str | None, int | None]:
-    """What a yes is about: the state, the selected paper and the draft's revision."""
-    try:
-        view = desk.draft_view()
-    except Exception:  # noqa: BLE001 - a missing paper or draft: compared as "no revision"
-        view = None
-    return desk.state, desk.session.selected, view.revision if view is not None else None
+def where(desk: "Desk") -> tuple[str, str | None]:
+    """What a yes is about: the state and the selected paper (a revision the interrupted work stored meanwhile
+    does not change what abandon or undo means)."""
+    return desk.state, desk.session.selected
 
 
 def question(desk: "Desk", line: str) -> str:
