@@ -153,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kills", type=int, default=24, help="kill -9 trials in all (add, summarize, research)")
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "shell", "http", "export", "sse",
-                                                       "input", "rebuild", "copied"))
+                                                       "input", "rebuild", "copied", "dispatch"))
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)

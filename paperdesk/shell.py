@@ -227,6 +227,9 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
             else:
                 outcome = run_cancellable(desk, line, printer)
             printer.outcome(outcome)
+            if outcome.confirm and interactive:  # free text that would discard work: the desk asks, y/N answers
+                outcome = run_cancellable(desk, "ask yes" if _yes(outcome.confirm) else "ask no", printer)
+                printer.outcome(outcome)
             if outcome.status in ("refused", "error"):
                 failed = True
                 if not interactive and not keep_going:
@@ -250,7 +253,7 @@ def _declined(desk: Desk, line: str) -> str | None:
     """None to go ahead; else what was kept, when the user says no to an abandon that would discard a draft or
     to a remove (a script's lines run as written)."""
     from paperdesk.core.commands import CommandError, parse
-    from paperdesk.core.handlers.new_paper import abandon_question
+    from paperdesk.core.dispatch.confirm import question
 
     try:
         command = parse(line)
@@ -258,17 +261,18 @@ def _declined(desk: Desk, line: str) -> str | None:
         return None
     if command.name not in ("abandon", "remove") or desk.workflow.refusal(command.name) is not None:
         return None
-    if command.name == "abandon":
-        question, kept = abandon_question(desk), "abandon: nothing discarded; the draft is kept"
-    else:
-        question = f"remove {command.ref} from the library, with its PDF, notes and index entries?"
-        kept = "nothing removed"
+    kept = "abandon: nothing discarded; the draft is kept" if command.name == "abandon" else "nothing removed"
+    return None if _yes(question(desk, line)) else kept
+
+
+def _yes(question: str) -> bool:
+    """The y/N prompt every question that discards something gets (typed, or the desk's for free text)."""
     try:
         answer = input(f"{question} [y/N] ")
     except (EOFError, KeyboardInterrupt):
         print()
         answer = ""
-    return None if answer.strip().lower() in ("y", "yes") else kept
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _read(stdin: TextIO, interactive: bool, desk: Desk) -> str | None:

@@ -6,8 +6,9 @@ tmpfs when run as root, plus ENOSPC injected at each write stage), a full
 disk under the shell and the Notes pane's writer (faults_shell.py), a
 trickling and an oversized download, export to a symlink or a device, hostile
 model-server streams, bad input on every verb, a truncated or zero-byte
-catalogue rebuilt by `doctor --rebuild`, and removes in a copied library
-(faults_library.py). "clean"
+catalogue rebuilt by `doctor --rebuild`, removes in a copied library
+(faults_library.py), and free text that would discard work in each face
+(faults_dispatch.py). "clean"
 means the library opened afterwards with integrity ok, chunks = keyword docs =
 vectors by id and no stray files (and, for bad input, one line and exit 1/2);
 "lost" counts papers whose add had returned and that were gone afterwards.
@@ -119,6 +120,10 @@ def run_all(root: Path, embedder, kills: int, seed: int, classes: set[str] | Non
         tally = Tally("hostile SSE shapes")
         fio.hostile_sse_trials(tally)
         tallies.append(tally)
+    if want("dispatch"):  # free text that would discard work, in each face: asked first, nothing lost on no
+        from paperdesk.bench import faults_dispatch
+
+        tallies += faults_dispatch.run_all(home_settings, embedder, pdfs[0])
     if want("input"):
         tally = Tally("bad input on every verb")
         settings = home_settings("input")

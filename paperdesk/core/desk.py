@@ -239,6 +239,7 @@ class Desk(BesideWork):
             message = line.strip()[len(word):].strip() if canonical_name(word) == "ask" else line.strip()
             if message:
                 return self.talk.submit(message)
+        self.talk.drop_pending()  # a typed command instead of the answer to "... yes to go on?"
         try:
             command = parse(line)
         except CommandError as exc:

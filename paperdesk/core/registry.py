@@ -83,6 +83,10 @@ class CommandSpec:
     delegable: bool = False  # the dispatcher may run it for a free-text message
     # Read-only: it only shows something, so it answers at once while other work runs and never interrupts it.
     readonly: bool = False
+    # It discards the user's text or papers: reached from free text it asks first, whatever the confidence.
+    # `discards_only` narrows that to these first words of the argument (step: only `step drop`).
+    discards: bool = False
+    discards_only: tuple[str, ...] = ()
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -129,7 +133,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "discard the draft summary (and the paper, if this summarize or add added it), or the plan under review",
                 (Rule(("draft-summary",), "initial"), Rule(("draft-plan",), "initial")), "plans:abandon",
                 enable_hint="abandon discards a draft summary or a plan under review and there is none; "
-                            "summarize <n> or research <query> in plan mode starts one", delegable=True),
+                            "summarize <n> or research <query> in plan mode starts one", delegable=True,
+                discards=True),
     CommandSpec("sem-search", Arg.QUERY, "sem-search <query>", "hybrid search of the library with a cited answer",
                 (Rule(ANY_STAR, "draft-sem-search", if_empty="initial", guards=(MODEL_REACHABLE,)),),
                 "drafts:sem_search", delegable=True),
@@ -155,9 +160,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 enter_in=("select-view", "draft-sem-search", "draft-research", "draft-discussion"), delegable=True),
     # Extension planned by the spec: undo / redo over draft revisions.
     CommandSpec("undo", Arg.NONE, "undo", "go back one draft revision", (Rule(DRAFTS),), "drafts:undo",
-                enable_hint=_NO_DRAFT, delegable=True),
+                enable_hint=_NO_DRAFT, delegable=True, discards=True),
     CommandSpec("redo", Arg.NONE, "redo", "go forward one draft revision", (Rule(DRAFTS),), "drafts:redo",
-                enable_hint=_NO_DRAFT, delegable=True),
+                enable_hint=_NO_DRAFT, delegable=True, discards=True),
     CommandSpec("help", Arg.TOPIC, "help [command]", "list commands, enabled or not and why", (Rule(ANY),),
                 "meta:help_", aliases=("?",), readonly=True),
     CommandSpec("status", Arg.NONE, "status", "show the workflow state, selection, results and draft",
@@ -165,7 +170,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("history", Arg.NONE, "history", "show the commands of this conversation", (Rule(ANY),),
                 "meta:history", readonly=True),
     CommandSpec("clear", Arg.NONE, "clear", "clear the conversation history (not the state)", (Rule(ANY),),
-                "meta:clear"),
+                "meta:clear", discards=True),
     # Extension (spec: "New commands"): the dialogue the dispatcher keeps since the last act.
     CommandSpec("dialogue", Arg.NONE, "dialogue", "show the current dialogue with the dispatcher",
                 (Rule(ANY),), "meta:dialogue", readonly=True),
@@ -181,11 +186,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 enable_hint="finish the draft summary first (save or abandon), then import"),
     CommandSpec("remove", Arg.REF, "remove <n|id>", "delete a paper, its PDF, notes and index entries (asks first)",
                 (Rule(ANY_STAR),), "library_io:remove",
-                enable_hint="finish the draft summary first (save or abandon), then remove"),
+                enable_hint="finish the draft summary first (save or abandon), then remove", discards=True),
     CommandSpec("tag", Arg.QUERY, "tag <n|id> <tag> [tag ...]", "tag a library paper (list --tag <tag> lists them)",
                 (Rule(ANY),), "library_io:tag"),
     CommandSpec("untag", Arg.QUERY, "untag <n|id> <tag> [tag ...]", "take tags off a library paper",
-                (Rule(ANY),), "library_io:untag"),
+                (Rule(ANY),), "library_io:untag", discards=True),
     # issue 13 (tui13a): papers in from anywhere, and a way back to initial from any state
     CommandSpec("add", Arg.SOURCE, "add <file|arXiv id|URL>",
                 "copy or download a paper, index it and start its summary draft (abandon removes it again)",
@@ -208,11 +213,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 enable_hint="accept takes a proposed plan revision: mode plan, research <query>, revise <feedback>"),
     CommandSpec("reject", Arg.NONE, "reject", "discard the pending plan revision; the previous plan stands",
                 (Rule(("draft-plan",), guards=(REVISION_PENDING,)),), "plans:reject",
-                enable_hint="reject discards a proposed plan revision: mode plan, research <query>, revise <feedback>"),
+                enable_hint="reject discards a proposed plan revision: mode plan, research <query>, revise <feedback>",
+                discards=True),
     CommandSpec("step", Arg.QUERY, "step add|drop|edit|move ...",
                 "edit the plan: step add <tool> <text>, drop N, edit N field=value, move N M (validated)",
                 (Rule(("draft-plan",), guards=(NO_REVISION_PENDING,)),), "plans:step",
-                enable_hint="step edits a plan under review: mode plan, then research <query>"),
+                enable_hint="step edits a plan under review: mode plan, then research <query>",
+                discards=True, discards_only=("drop",)),
     CommandSpec("build", Arg.NONE, "build", "run the plan's steps and write the cited report",
                 (Rule(("draft-plan",), "draft-research", if_empty="initial",
                       guards=(MODEL_REACHABLE, PLAN_VALID, NO_REVISION_PENDING, PLAN_ONLINE)),), "plans:build",
@@ -249,6 +256,15 @@ def delegable_commands() -> list[str]:
 def readonly_commands() -> list[str]:
     """Commands that only show something: they run at once while work runs and never interrupt it."""
     return [c.name for c in COMMANDS if c.readonly]
+
+
+def discards(line: str) -> bool:
+    """The command line would discard the user's text or papers (a draft, a revision, a paper, a plan step ...)."""
+    word, _, rest = (line or "").strip().partition(" ")
+    spec = SPECS.get(ALIASES.get(word.lower(), word.lower()))
+    if spec is None or not spec.discards:
+        return False
+    return not spec.discards_only or rest.strip().split(" ", 1)[0].lower() in spec.discards_only
 
 
 def paper_commands() -> list[str]:

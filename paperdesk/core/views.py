@@ -186,6 +186,7 @@ class Outcome:
     message: str = ""
     view: View | None = None
     quit: bool = False
+    confirm: str = ""  # a yes/no question: nothing ran; the next message (yes, or anything else) answers it
 
     def __post_init__(self) -> None:
         if self.view is not None and not isinstance(self.view, VIEWS):

@@ -285,6 +285,8 @@ class OutcomeRouter:
         app.command_finished()
         if outcome.quit:
             app.call_later(app.action_quit)
+        if outcome.confirm:  # free text that would discard work: the desk asks first
+            app.talk.ask_first(outcome.confirm)
 
     def show_readonly(self, outcome: "Outcome") -> None:
         """A read-only command's answer while another command runs: shown, and nothing else changes."""
@@ -301,6 +303,8 @@ class OutcomeRouter:
         kind = {"ok": "info", "cancelled": "info"}.get(outcome.status, "error")
         prefix = "" if outcome.status == "ok" else f"{outcome.status}: "
         self.app.command_line.say(prefix + outcome.message, kind)
+        if outcome.confirm:  # asked beside the running work: nothing stops unless the answer is yes
+            self.app.talk.ask_first(outcome.confirm)
 
     def _help(self, view: Any) -> None:
         from paperdesk.tui.screens.help import HelpScreen

@@ -4,7 +4,9 @@ A line that does not start with a command word (or `ask <message>`) is a
 message. The dispatcher decides in a worker thread (it encodes the message
 with the embedder); the decision appears on the "understood as" line above the
 command line before anything runs. Below CONFIRM_BELOW it waits for Enter (run
-it) or Esc (drop it). While a command runs, a message that needs the desk for
+it) or Esc (drop it); one that would discard work (abandon, undo, remove ...) is
+asked by the desk itself, and the app shows that question as the y/n dialog
+typed `abandon` gets. While a command runs, a message that needs the desk for
 new work interrupts it (the partial draft is kept) and then runs; navigation,
 read-only commands and clarifying questions answer beside the running work.
 """
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 from paperdesk.core.commands import canonical_name
+from paperdesk.core.dispatch.confirm import asks_first
 from paperdesk.core.dispatch.talk import CONFIRM_BELOW
 from paperdesk.core.dispatch.types import Decision
 
@@ -66,7 +69,8 @@ class TalkController:
         self.app.post_message(Decided(message, desk.talk.understand(message)))
 
     def decided(self, message: str, decision: Decision) -> None:
-        if decision.action != "clarify" and decision.confidence < CONFIRM_BELOW:
+        # a decision that discards work gets the desk's yes/no dialog instead (ask_first), whatever its confidence
+        if decision.action != "clarify" and decision.confidence < CONFIRM_BELOW and not asks_first(decision):
             self.awaiting = (message, decision)
             self.app.command_line.understood(f"understood as {decision.line()} · Enter runs it, Esc cancels")
             return
@@ -93,15 +97,36 @@ class TalkController:
         self.app.command_line.understood(f"not run: {decision.line()}")
         return True
 
-    def go(self, message: str, decision: Decision) -> None:
+    def go(self, message: str, decision: Decision, confirmed: bool = False) -> None:
         app, desk = self.app, self.app.desk
         assert desk is not None
         self.app.command_line.understood(f"understood as {decision.line()}")
         if not app.busy:
             app.start_line(f"ask {message}")
             return
-        if desk.talk.interrupts(decision):
+        # a decision that discards work interrupts nothing until the user said yes: the desk asks beside the work
+        if desk.talk.interrupts(decision) and (confirmed or not asks_first(decision)):
             app.interrupt_for(f"ask {message}", f"interrupting to run {decision.command} …")
             return
         self.app.run_worker(lambda: self.app.post_message(BesideDone(desk.talk.submit(message))), thread=True,
                             group="dispatch", exit_on_error=False)
+
+    def ask_first(self, question: str) -> None:
+        """The desk asks before free text discards work: the yes/no dialog typed `abandon` gets; y runs it."""
+        from paperdesk.tui.screens.confirm import ConfirmScreen
+
+        self.app.push_screen(ConfirmScreen(question), self.answered)
+
+    def answered(self, yes: bool | None) -> None:
+        """The dialog's answer goes to the desk as the next message: yes runs the kept decision, no cancels it."""
+        desk = self.app.desk
+        pending = desk.talk.pending if desk is not None else None
+        if pending is None:
+            return
+        if yes:
+            self.go("yes", pending.decision, confirmed=True)
+        elif not self.app.busy:
+            self.app.start_line("ask no")
+        else:
+            self.app.run_worker(lambda: self.app.post_message(BesideDone(desk.talk.submit("no"))), thread=True,
+                                group="dispatch", exit_on_error=False)

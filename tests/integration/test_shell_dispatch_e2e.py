@@ -59,3 +59,46 @@ def test_a_free_text_session_finds_summarizes_notes_saves_asks_researches_and_cl
         assert desk.status().lines()[-1] == "dialogue: 4 messages" and desk.state == "draft-research"
     finally:
         desk.close()
+
+
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal, so the shell runs interactively (prompts, y/N questions)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_free_text_that_would_discard_work_asks_y_n_in_the_interactive_shell(tmp_home, arxiv, embedder,
+                                                                               local_backend, monkeypatch):
+    from conftest import PAPERS
+
+    settings = settings_for(tmp_home, arxiv.api_url, **SHORT_OUTPUTS)
+    desk = Desk(settings, backend=local_backend, embedder=embedder)
+    lines = [f"add {PAPERS / '2304.02623v1.pdf'}", "scrap that sentence", "throw it away", "status",
+             "throw it away"]
+    answers = ["n", "", "y"]  # no; Enter (the default is no); yes
+    asked, typed = [], []
+
+    def fake_input(prompt: str) -> str:
+        if prompt.endswith("[y/N] "):
+            asked.append((prompt, desk.state, [p.id for p in desk.store.list_papers(limit=10)]))
+            return answers.pop(0)
+        if not lines:
+            raise EOFError
+        typed.append(lines[0])
+        return lines.pop(0)
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    out, err = _Terminal(), _Terminal()
+    try:
+        run_shell(settings, stdin=_Terminal(), out=out, err=err, desk=desk)
+        text = out.getvalue()
+        assert len(asked) == 3, text
+        for prompt, state, papers in asked:  # each question came before anything was discarded
+            assert prompt.startswith("Abandon the draft summary") and "remove the paper" in prompt, prompt
+            assert state == "draft-summary" and papers == ["2304.02623v1"]
+        assert text.count("not run: -> abandon") == 2, text  # n and Enter: nothing discarded
+        assert text.count("[abandon: draft-summary -> initial]") == 1 and desk.state == "initial"
+        assert desk.store.list_papers(limit=10) == []  # the yes ran it: the added paper went with the draft
+    finally:
+        desk.close()

@@ -55,3 +55,35 @@ async def test_a_confident_message_runs_at_once_and_commands_still_complete(work
         await pilot.press(*"fin")
         await pilot.pause(0.3)
         assert app.command_line.input._suggestion == "find "  # completion still offers commands
+
+
+async def test_throw_it_away_during_an_adds_summary_asks_in_the_dialog_and_only_y_discards(workbench, library):
+    from conftest import PAPERS
+    from paperdesk.core.desk_store import DeskStore
+    from paperdesk.core.session import DraftRef, Session
+    from paperdesk.tui.screens.confirm import ConfirmScreen
+
+    # what `add` leaves (no model here): a summary draft of the paper that add put into the library
+    pid = library.add_pdf(PAPERS / "2304.02623v1.pdf").paper.id
+    library.store.add_revision(pid, "# summary\n\n## Problem\nDraft 1.", "draft")
+    session = Session(selected=pid, draft=DraftRef("summary", paper_id=pid, added_paper=True))
+    DeskStore(library.store).save_session(session.to_json("draft-summary"))
+    app = workbench(model=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert app.desk.state == "draft-summary"
+        await pilot.press(*"throw it away", "enter")
+        await settle(pilot, until=lambda: isinstance(app.screen, ConfirmScreen) or app.desk.state != "draft-summary")
+        assert app.desk.state == "draft-summary" and app.desk.store.get_paper(pid) is not None
+        assert isinstance(app.screen, ConfirmScreen) and "remove the paper from the library" in app.screen.question
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.desk.state == "draft-summary" and app.desk.store.get_paper(pid) is not None
+        assert app.desk.talk.pending is None and app.desk.talk.dialogue.turns[-1].kind == "refusal"
+
+        await pilot.press(*"get rid of the summary", "enter")
+        await settle(pilot, until=lambda: isinstance(app.screen, ConfirmScreen) or app.desk.state != "draft-summary")
+        assert isinstance(app.screen, ConfirmScreen) and app.desk.store.get_paper(pid) is not None
+        await pilot.press("y")
+        await settle(pilot, until=lambda: app.desk.state == "initial")
+        assert app.desk.store.get_paper(pid) is None  # the yes ran abandon, and the add's paper went with it

@@ -77,3 +77,17 @@ def test_an_outcome_refuses_a_view_no_face_knows():
     with pytest.raises(TypeError, match="not a view every face renders"):
         Outcome("x", "ok", "", Chart())
     assert Outcome("dialogue", "ok", "", DialogueView([])).view.turns == []
+
+
+def test_the_registry_marks_every_command_that_discards_work():
+    marked = {c.name for c in COMMANDS if c.discards}
+    assert marked == {"abandon", "remove", "undo", "redo", "reject", "step", "clear", "untag"}
+    assert registry.discards("step drop 2") and not registry.discards("step add search x")
+    assert registry.discards("remove 3") and not registry.discards("save") and not registry.discards("")
+
+
+def test_only_a_yes_answers_yes():
+    from paperdesk.core.dispatch.confirm import is_yes
+
+    assert all(is_yes(w) for w in ("y", "yes", "Yes.", "ok", "go ahead", "yes please"))
+    assert not any(is_yes(w) for w in ("", "no", "n", "yes but keep the paper", "nah, leave it", "maybe"))

@@ -21,7 +21,11 @@ Wiring for a face (Desk / TUI / shell), once the command registry lands:
     prompt += dialogue.as_prompt_block()         # "User dialogue" block for plan/do/check/improve
 
 `Decision.scope` narrows an answer (direct-paper: paper_ids; citation: citation,
-paper_ids, page); `Decision.confidence` below ~0.6 is where a face asks Enter/Esc.
+paper_ids, page); `Decision.confidence` below ~0.6 is where a face asks Enter/Esc,
+and nothing under `dispatcher.ACT_FLOOR` runs at all (the dispatcher asks). A
+decision for a command that discards work (`registry.discards`) is never run
+straight away: `Talk.submit` answers with `Outcome.confirm` and the next message
+says yes or not (confirm.py).
 """
 
 # Loaded on first use: the dispatcher pulls numpy (exemplar similarity), and the Desk and the TUI import

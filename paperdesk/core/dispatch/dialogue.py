@@ -19,7 +19,7 @@ ACT_COMMANDS = frozenset({"save", "abandon", "clear"})
 @dataclass
 class Turn:
     role: str  # "user" or "desk"
-    kind: str  # user: "message" | "reply"; desk: "question" | "decision" | "refusal"
+    kind: str  # user: "message" | "reply"; desk: "question" | "confirm" | "decision" | "refusal"
     text: str
     answers: int | None = None  # a reply: index of the question it answers
     answered: bool = False  # a question: a reply has come
@@ -109,7 +109,8 @@ class Dialogue:
             if turn.role == "user":
                 label = "User (answering the question above)" if turn.kind == "reply" else "User"
             else:
-                label = {"question": "Desk asked", "refusal": "Desk refused"}.get(turn.kind, "Desk understood")
+                label = {"question": "Desk asked", "confirm": "Desk asked first", "refusal": "Desk refused"}.get(
+                    turn.kind, "Desk understood")
             lines.append(f"- {label}: {turn.text}")
         return "\n".join(lines) + "\n"
 

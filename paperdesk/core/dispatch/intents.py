@@ -126,6 +126,9 @@ def repeat(message: str, ctx: DispatchContext) -> Decision | None:
 def _repeat(message: str, ctx: DispatchContext, confidence: float, reason: str) -> Decision:
     decided = repeat("do it again", ctx)
     assert decided is not None
+    # The exemplars only guessed "repeat": the decision is as sure as that guess, not as a literal "do it again".
+    decided.confidence = min(decided.confidence, confidence)
+    decided.reason = f"{decided.reason}; {reason}" if reason else decided.reason
     return decided
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paperdesk.core.commands import CommandError, parse
+from paperdesk.core.dispatch.confirm import Pending, asks_first, is_yes, question, request_text, where
 from paperdesk.core.dispatch.dialogue import ACT_COMMANDS, Dialogue
 from paperdesk.core.dispatch.types import Decision
 from paperdesk.core.views import CommandFinished, Outcome
@@ -48,6 +49,7 @@ class Talk:
         self.dialogue = Dialogue.from_json(desk.session.dialogue)
         self._dispatcher: "Dispatcher | None" = None
         self._serial = threading.Lock()  # one message decided and handed over at a time, in arrival order
+        self.pending: Pending | None = None  # a decision that discards something, waiting for the user's yes
 
     @property
     def dispatcher(self) -> "Dispatcher":
@@ -112,33 +114,81 @@ class Talk:
         own token (the partial draft is kept as an interrupted revision), waits
         for it to put its state down, decides again against that state, then
         runs. `confirm(decision)` (a face's Enter/Esc) may decline: nothing runs.
+        A decision that would discard the user's work runs nothing: the outcome
+        asks (`Outcome.confirm`) and the next message answers (see confirm.py).
         """
         with self._serial:
+            pending, self.pending = self.pending, None
+            if pending is not None:
+                return self._answered(message, pending)
             decision = self.understand(message)
-            busy = self.desk.busy
-            interrupt = busy and self.interrupts(decision)
-            self.desk.emit(Understood(message, decision, interrupt))
-            if confirm is not None and decision.action != "clarify" and not confirm(decision):
-                return self.decline(message, decision)
-            if interrupt:
-                token = self.desk._token
-                if token is not None:
-                    token.cancel()  # that command's own token: a command started after it is never hit
-                with self.desk._lock:  # the interrupted command has stored its partial work
-                    pass
-                again = self.understand(message)
-                if again.to_json() != decision.to_json():
-                    decision = again
-                    self.desk.emit(Understood(message, decision))
-            elif busy and decision.action != "clarify":
-                return self._beside(message, decision)
-            return self.act(message, decision)
+            if asks_first(decision) and self._allowed(decision):  # one the guards refuse is refused at once
+                self.desk.emit(Understood(message, decision))
+                return self._ask_first(message, decision)
+            return self._go(message, decision, confirm)
 
-    def decline(self, message: str, decision: Decision) -> Outcome:
-        """The user said no to a decision (Esc on "understood as"): nothing runs; dialogue and history say so."""
+    def _allowed(self, decision: Decision) -> bool:
+        try:
+            command = parse(decision.command or "")
+        except CommandError:
+            return False
+        return self.desk.workflow.refusal(command.name, **self.desk._guard_context(command)) is None
+
+    def _go(self, message: str, decision: Decision, confirm: Callable[[Decision], bool] | None = None) -> Outcome:
+        busy = self.desk.busy
+        interrupt = busy and self.interrupts(decision)
+        self.desk.emit(Understood(message, decision, interrupt))
+        if confirm is not None and decision.action != "clarify" and not confirm(decision):
+            return self.decline(message, decision)
+        if interrupt:
+            token = self.desk._token
+            if token is not None:
+                token.cancel()  # that command's own token: a command started after it is never hit
+            with self.desk._lock:  # the interrupted command has stored its partial work
+                pass
+            again = self.understand(message) if not asks_first(decision) else decision
+            if again.to_json() != decision.to_json():
+                decision = again
+                self.desk.emit(Understood(message, decision))
+                if asks_first(decision) and self._allowed(decision):  # the state the interrupted work left
+                    return self._ask_first(message, decision)
+        elif busy and decision.action != "clarify":
+            return self._beside(message, decision)
+        return self.act(message, decision)
+
+    def _ask_first(self, message: str, decision: Decision) -> Outcome:
+        """Run nothing; say what would be discarded and keep the decision for the next message's yes."""
+        ask = question(self.desk, decision.command or "")
+        self.pending = Pending(message, decision, ask, where(self.desk))
         self.dialogue.receive(message)
-        self.dialogue.note(f"{decision.line()}: declined by the user", "refusal")
-        return self._finish(Outcome(message, "cancelled", f"not run: {decision.line()}"), message, emit=False)
+        self.dialogue.note(f"{decision.line()}: asked first: {ask}", "confirm")
+        outcome = Outcome(message, "ok", request_text(decision, ask), confirm=ask)
+        return self._finish(outcome, message, f"{decision.line()}; asked first: {ask}")
+
+    def _answered(self, reply: str, pending: Pending) -> Outcome:
+        """The message after a question: yes runs the kept decision, anything else cancels it."""
+        decision = pending.decision
+        if not is_yes(reply):
+            return self.decline(reply, decision, "cancelled by the reply; nothing changed", emit=True)
+        if where(self.desk) != pending.where:
+            return self.decline(reply, decision, f"the desk changed since the question (now {self.desk.state}); "
+                                                 f"nothing ran, say it again", emit=True)
+        return self._go(reply, decision)
+
+    def drop_pending(self) -> None:
+        """A typed command came instead of an answer: the question lapses."""
+        if self.pending is not None:
+            self.pending = None
+            self.dialogue.note("the question lapsed: a typed command came instead", "refusal")
+            self._sync()
+
+    def decline(self, message: str, decision: Decision, why: str = "", emit: bool = False) -> Outcome:
+        """The user said no to a decision (Esc on "understood as", or anything but yes to a question): nothing
+        runs; dialogue and history say so."""
+        self.dialogue.receive(message)
+        self.dialogue.note(f"{decision.line()}: declined by the user" + (f" ({why})" if why else ""), "refusal")
+        text = f"not run: {decision.line()}" + (f"; {why}" if why else "")
+        return self._finish(Outcome(message, "cancelled", text), message, emit=emit)
 
     def act(self, message: str, decision: Decision) -> Outcome:
         """Record the message and do what was decided (a question back, or the command through the guards)."""
