@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from textual.widgets import TabbedContent
 
 from paperdesk.core.dispatch.talk import Understood
+from paperdesk.tui.keyboard import focus_now
 from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
@@ -263,7 +264,7 @@ class OutcomeRouter:
     def _notes(self, view: Any) -> None:
         self._pane(NotesPane).load(view.paper_id, view.title, view.text, True)
         if not view.appended:
-            self.app.main.query_one("#notes-text").focus()
+            focus_now(self.app.main.query_one("#notes-text"))
 
     def _text(self, title: str, view: Any) -> None:
         from paperdesk.text_views import render
