@@ -193,7 +193,14 @@ class OutcomeRouter:
                 else:
                     self.app.submit_command(Command("plan", text="edit\n" + text, raw="plan edit"))
 
-            self.app.push_screen(PlanEditScreen(view.toml), edited)
+            desk = self.app.desk
+
+            def check(text: str) -> str | None:
+                from paperdesk.core.handlers.plans import edit_problem
+
+                return edit_problem(desk, text) if desk is not None else None
+
+            self.app.push_screen(PlanEditScreen(view.toml, check), edited)
 
     def _restore_plan(self, desk: "Desk") -> None:
         """On start: an unbuilt plan reopens in the Plan pane; an unfinished run is resumed or offered."""
