@@ -54,3 +54,4 @@ def test_a_message_understood_as_a_refused_command_does_not_interrupt(summarizin
     improve = Decision("delegate", "improve quote the survey numbers", None, 0.9, "test")
     assert not desk.talk.interrupts(search) and desk.talk.interrupts(improve)
     assert desk.busy and not finished
+
