@@ -271,6 +271,8 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
         if message is not None and self.desk is not None:
             self.talk.submit(message)  # decided in a worker, shown, then run (or confirmed first)
             return
+        self.talk.decline()  # a command typed instead of Enter/Esc drops a decision that waits for them
+        self.command_line.understood("")  # and an earlier "understood as" line is not about this command
         if self.desk is None:
             self._pending = line
             self.command_line.say(f"{line} will run when the library is open …", "busy")
