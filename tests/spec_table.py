@@ -64,7 +64,11 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
 SPEC_TABLE["summarize"]["select-view"] = ("draft-summary", "draft-summary")
 # notes [text] (viewing) | PAPER-STATES | same
 SPEC_TABLE["notes"].update({s: (None, None) for s in PAPER_STATES})
+# list | ANY* except draft-research; in draft-research once the report is saved (guard), so a saved report
+# leaves the user where list works, as a saved summary does
+SPEC_TABLE["list"]["draft-research"] = ("select-view", "initial")
 # issue 14: the facts a cell needs for the guards of the spec's row to pass (sent to WorkflowContext).
-GUARD_FACTS: dict[str, dict[str, object]] = {"accept": {"plan_pending": True}, "reject": {"plan_pending": True}}
+GUARD_FACTS: dict[str, dict[str, object]] = {"accept": {"plan_pending": True}, "reject": {"plan_pending": True},
+                                             "list": {"report_saved": True}}
 # research <query> in mode plan, and research --resume reopening an unbuilt plan: ANY* -> draft-plan
 PLAN_RESEARCH = {s: "draft-plan" for s in ANY_STAR}

@@ -35,3 +35,18 @@ def desk_events(messages, kind):
     from paperdesk.tui.messages import DeskEvent
 
     return [m.event for m in messages if isinstance(m, DeskEvent) and isinstance(m.event, kind)]
+
+
+
+def type_at_full_speed(pilot, text: str, *then: str) -> None:
+    """Type `text`, then the named keys `then` ("enter"), the way a terminal delivers a fast typist or a paste:
+    all keys queued at once, none handled before the next arrives. (`pilot.press` waits for the app to go idle
+    after every key, so with it a key never races a focus change.)"""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    app = pilot.app
+    for char in text:
+        app.post_message(events.Key(char if char.isalnum() else _character_to_key(char), char))
+    for key in then:
+        app.post_message(events.Key(key, "\r" if key == "enter" else None))

@@ -408,6 +408,9 @@ class Desk(BesideWork):
 
     def _refresh_downloaded(self) -> None:
         self.context.downloaded = [r.in_library for r in self.session.results]
+        draft = self.session.draft
+        self.context.report_saved = bool(draft and draft.kind == "report" and draft.draft_id
+                                         and self.drafts.is_saved(draft.draft_id))
         self._refresh_plan()
 
     def _refresh_plan(self) -> None:

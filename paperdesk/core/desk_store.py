@@ -56,6 +56,12 @@ class DeskStore:
 
     # -- reports --------------------------------------------------------------------
 
+    def is_saved(self, draft_id: int) -> bool:
+        """The draft has been kept as a report (`save`); improving it later updates that report on the next save."""
+        rows = self.store.query("SELECT 1 FROM drafts d JOIN reports r ON r.id = d.report_id WHERE d.id = ?",
+                                (draft_id,))
+        return bool(rows)
+
     def save_report(self, draft_id: int, title: str | None = None) -> Report:
         """Keep the draft's current revision as a report; saving again updates the same report."""
         current = self.current_draft(draft_id)

@@ -83,5 +83,9 @@ PLAN_VALID = Guard("plan_valid", lambda c: not c.plan_problem,
 PLAN_ONLINE = Guard("plan_online", _plan_online,
                     lambda c: f"{_offline(c)}: step {', '.join(map(str, c.plan_network))} needs the network; "
                               f"drop it (step drop {c.plan_network[0] if c.plan_network else 'N'}) or go online")
+# A research report under review keeps its papers as the results (summary <n>, open <n>) until it is kept.
+REPORT_SAVED = Guard("report_saved", lambda c: c.report_saved,
+                     lambda c: "now: the report's papers are the current results (summary <n>, open <n>); "
+                               "save [name] keeps the report, then list works (find or sem-search leave it too)")
 GUARDS: tuple[Guard, ...] = (ONLINE, MODEL_REACHABLE, FETCHABLE, UNSUMMARIZED, SOURCE_REACHABLE, REVISION_PENDING,
-                             NO_REVISION_PENDING, PLAN_VALID, PLAN_ONLINE)
+                             NO_REVISION_PENDING, PLAN_VALID, PLAN_ONLINE, REPORT_SAVED)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Callable
 
 from paperdesk.core.guards import (
     FETCHABLE, MODEL_REACHABLE, NO_REVISION_PENDING, ONLINE, PLAN_ONLINE, PLAN_VALID, REVISION_PENDING,
-    SOURCE_REACHABLE, UNSUMMARIZED, Guard,
+    REPORT_SAVED, SOURCE_REACHABLE, UNSUMMARIZED, Guard,
 )
 from paperdesk.core.states import ANY, ANY_STAR, DRAFTS, PAPER_STATES, SAME, STATE_NAMES, VIEWERS
 
@@ -145,10 +145,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "plans:research", delegable=True),
     CommandSpec("list", Arg.PAGE, "list [words] [--tag T] [--author A] [--year Y] [--sort added|year|title] [--page N]",
                 "list the library (filtered, sorted), 20 papers a page",
-                (Rule(tuple(s for s in ANY_STAR if s != "draft-research"), "select-view", if_empty="initial"),),
+                (Rule(tuple(s for s in ANY_STAR if s != "draft-research"), "select-view", if_empty="initial"),
+                 # a research report under review keeps its papers as the results until it is saved
+                 Rule(("draft-research",), "select-view", if_empty="initial", guards=(REPORT_SAVED,))),
                 "viewing:list_papers",
-                state_hints={"draft-research": "the report's papers are the current results (summary <n>, open <n>); "
-                                               "run sem-search <query> or find <query> first to leave the report"},
                 delegable=True),
     CommandSpec("summary", Arg.REF, "summary <n|id>", "show the summary of a listed paper",
                 (Rule(VIEWERS),), "viewing:summary",

@@ -46,6 +46,7 @@ class WorkflowContext:
     plan_pending: bool = False  # a revision is proposed and waits for accept / reject
     plan_problem: str | None = None  # why the current plan is invalid, or None
     plan_network: list[int] = field(default_factory=list)  # ids of the plan's steps that need the network
+    report_saved: bool = False  # the research report under review has been kept as a report (save)
     _detected_at: float | None = None  # time.monotonic() when arXiv was found unreachable
     clock: Callable[[], float] = time.monotonic
 

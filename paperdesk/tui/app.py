@@ -37,6 +37,7 @@ from paperdesk.tui.panes.plan import PlanPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.panes.report import ReportsPane
 from paperdesk.tui.panes.results import ResultsPane
+from paperdesk.tui.keyboard import KeyboardRouting, Workbench, focus_now
 from paperdesk.tui.narrow_layout import NarrowLayout
 from paperdesk.tui.reading_actions import ReadingActions
 from paperdesk.tui.routing import OutcomeRouter
@@ -44,7 +45,6 @@ from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.status_bar import StatusBar
 from paperdesk.tui.talk import BesideDone, Decided, TalkController, message_of
 from paperdesk.tui.themes import DEFAULT_THEME, load_themes
-from paperdesk.tui.type_to_command import Workbench
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 LIBRARY_SYNC_SECONDS = 2.0  # how often the app looks for papers other processes added (one SQLite pragma)
 
 
-class PaperDeskApp(ReadingActions, NarrowLayout, App):
+class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
     TITLE = "paperdesk"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it too
     BINDINGS = APP_BINDINGS
@@ -271,6 +271,8 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
         if message is not None and self.desk is not None:
             self.talk.submit(message)  # decided in a worker, shown, then run (or confirmed first)
             return
+        self.talk.decline()  # a command typed instead of Enter/Esc drops a decision that waits for them
+        self.command_line.understood("")  # and an earlier "understood as" line is not about this command
         if self.desk is None:
             self._pending = line
             self.command_line.say(f"{line} will run when the library is open …", "busy")
@@ -463,32 +465,6 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
         if number is not None:
             self.post_message(ResultsPane.Chosen(number))
 
-    def action_page(self, delta: int) -> None:
-        reader = self.main.query_one(ReaderPane)
-        focused = self.focused
-        in_reader = focused is not None and reader in focused.ancestors_with_self
-        if in_reader or self.main.query_one(TabbedContent).active == "tab-reader" and not self._results_focused():
-            reader.turn_page(delta)
-        else:
-            self.main.query_one(ResultsPane).turn_page(delta)
-
-    def _results_focused(self) -> bool:
-        focused = self.focused
-        return focused is not None and self.main.query_one(ResultsPane) in focused.ancestors_with_self
-
-    def action_focus_pane(self, name: str) -> None:
-        if self.screen is not self.main:  # a modal is open; its keys come first
-            return
-        tabs = {"draft": "tab-draft", "reader": "tab-reader", "reports": "tab-reports", "plan": "tab-plan",
-                "discussion": "tab-discussion"}
-        self.reveal(name)  # narrow: the pane takes the screen
-        if name in tabs:
-            self.main.query_one(TabbedContent).active = tabs[name]
-        target = {"results": "#results-table", "notes": "#notes-text", "draft": "#draft-scroll",
-                  "reader": "#reader-scroll", "reports": "#reports-list", "plan": "#plan",
-                  "discussion": "#discussion-scroll"}[name]
-        self.main.query_one(target).focus()
-
     def action_memory(self) -> None:
         """F10: the Memory screen (search as you type; Enter on a cited fact opens its page in the Reader)."""
         if self.screen is not self.main:
@@ -497,9 +473,6 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
             self.command_line.say("the library is still opening; the memory graph in a moment", "busy")
             return
         self.router.memory_screen("")
-
-    def action_focus_command(self) -> None:
-        self.command_line.input.focus()
 
     def action_help(self) -> None:
         if self.desk is None:
@@ -516,7 +489,7 @@ class PaperDeskApp(ReadingActions, NarrowLayout, App):
             self.desk.cancel()
             self.command_line.say("cancelling …", "busy")
         else:
-            self.command_line.input.focus()
+            focus_now(self.command_line.input)
 
     async def action_quit(self) -> None:
         """Cancel a running command, wait until it has stored its interrupted revision, close the Desk, exit."""

@@ -105,7 +105,7 @@ class CommandLine(Vertical):
     def prefill(self, text: str) -> None:
         self.input.value = text
         self.input.cursor_position = len(text)
-        self.input.focus()
+        self.screen.set_focus(self.input)  # at once: the next key typed goes to the line
 
     @on(Input.Changed, "#command-input")
     def _typing(self, event: Input.Changed) -> None:

@@ -1,7 +1,7 @@
 """Key bindings of the workbench: each has an id, so users remap them with `[keymap]` in the config.
 
 Workflow keys use modifiers: printable keys typed in a pane are the start of a
-command line (see type_to_command.py), so single letters stay only where a
+command line (see keyboard.py), so single letters stay only where a
 pane binds them itself (the reader's n/p/f). Keys avoid what Input and TextArea already use (ctrl+x cut, ctrl+k, ctrl+u ...); the
 pane keys are priority bindings because TextArea claims F5 and F6.
 
@@ -29,7 +29,7 @@ APP_BINDINGS: list[Binding] = [
     Binding("f10", "memory", "Memory", id="memory", show=False, priority=True),
     Binding("rightsquarebracket", "page(1)", "Next page", id="next_page", key_display="]", show=False),
     Binding("leftsquarebracket", "page(-1)", "Prev page", id="prev_page", key_display="[", show=False),
-    # Not single letters: a printable key typed in a pane goes to the command line (type_to_command.py).
+    # Not single letters: a printable key typed in a pane goes to the command line (keyboard.py).
     # Enter opens the highlighted paper in the reader; ctrl+o (and o inside the reader) opens its PDF outside.
     Binding("ctrl+o", "open_external", "PDF viewer", id="open_external", show=False),
     Binding("f9", "switch_pane", "Switch pane", id="switch_pane", priority=True),

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from textual import events
 
+from paperdesk.tui.keyboard import focus_now
+
 if TYPE_CHECKING:
     from paperdesk.tui.app import PaperDeskApp
 
@@ -50,7 +52,7 @@ class NarrowLayout:
         self.narrow_pane = PANES[(PANES.index(self.narrow_pane) + 1) % len(PANES)]
         self.apply_layout()
         if self.narrow_pane in FOCUS_OF:
-            self.main.query_one(FOCUS_OF[self.narrow_pane]).focus()
+            focus_now(self.main.query_one(FOCUS_OF[self.narrow_pane]))
         else:
             self.action_focus_pane({"tab-draft": "draft", "tab-reader": "reader", "tab-reports": "reports"}.get(
                 self.main.query_one("#right").active, "draft"))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from textual.widgets import TabbedContent
 
 from paperdesk.core.dispatch.talk import Understood
+from paperdesk.tui.keyboard import focus_now
 from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
@@ -192,7 +193,14 @@ class OutcomeRouter:
                 else:
                     self.app.submit_command(Command("plan", text="edit\n" + text, raw="plan edit"))
 
-            self.app.push_screen(PlanEditScreen(view.toml), edited)
+            desk = self.app.desk
+
+            def check(text: str) -> str | None:
+                from paperdesk.core.handlers.plans import edit_problem
+
+                return edit_problem(desk, text) if desk is not None else None
+
+            self.app.push_screen(PlanEditScreen(view.toml, check), edited)
 
     def _restore_plan(self, desk: "Desk") -> None:
         """On start: an unbuilt plan reopens in the Plan pane; an unfinished run is resumed or offered."""
@@ -263,7 +271,7 @@ class OutcomeRouter:
     def _notes(self, view: Any) -> None:
         self._pane(NotesPane).load(view.paper_id, view.title, view.text, True)
         if not view.appended:
-            self.app.main.query_one("#notes-text").focus()
+            focus_now(self.app.main.query_one("#notes-text"))
 
     def _text(self, title: str, view: Any) -> None:
         from paperdesk.text_views import render

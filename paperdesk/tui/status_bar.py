@@ -15,6 +15,12 @@ def _amount(n: int, unit: str) -> str:
     return f"{n / 1e6:.1f} MB" if unit == "bytes" else f"{n} {unit}"
 
 
+def token_activity(count: int, rate: float) -> str:
+    """"generating 9 tokens · 4.2 tok/s"; one token has no rate yet (its time is the prompt's, not generation's)."""
+    rate_part = f" · {rate:.1f} tok/s" if count > 1 else ""
+    return f"generating {count} token{'s' if count != 1 else ''}{rate_part} · Esc stops"
+
+
 class StatusBar(Static):
     def __init__(self, **kwargs) -> None:
         super().__init__("", **kwargs)
@@ -41,7 +47,7 @@ class StatusBar(Static):
         self.set_activity(f"{p.stage} {_amount(p.done, p.unit)}{total}")
 
     def tokens(self, count: int, rate: float) -> None:
-        self.set_activity(f"generating {count} tokens · {rate:.1f} tok/s · Esc stops")
+        self.set_activity(token_activity(count, rate))
 
     def _render_bar(self) -> None:
         bar = Text(no_wrap=True, overflow="ellipsis")

@@ -134,10 +134,24 @@ async def test_plan_edit_in_the_text_area(workbench):
         before = app.desk.session.plan
         await pilot.press("f7", "e")
         await settle(pilot, until=lambda: isinstance(app.screen, PlanEditScreen))
-        app.screen.query_one(TextArea).text = "steps = 3"
+        area, ran = app.screen.query_one(TextArea), len(outcomes(messages))
+        area.text = "steps = 3"
         await pilot.press("ctrl+s")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, PlanEditScreen) and area.text == "steps = 3"  # open, the text kept
+        assert "a step must be an object" in str(app.screen.query_one("#plan-edit-hint").render())
+
+        broken = app.screen.toml.replace('tool = "', 'tool = ', 1)  # an unclosed string: invalid TOML
+        area.text = broken
+        line = next(n for n, text in enumerate(broken.splitlines(), 1) if text.startswith("tool = "))
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.3)
+        hint = str(app.screen.query_one("#plan-edit-hint").render())
+        assert isinstance(app.screen, PlanEditScreen) and area.text == broken
+        assert "not valid TOML" in hint and f"at line {line}" in hint and area.cursor_location[0] == line - 1
+        await pilot.press("escape")
         await settle(pilot)
-        assert outcomes(messages)[-1].status == "error" and app.desk.session.plan == before
+        assert app.screen is app.main and app.desk.session.plan == before and len(outcomes(messages)) == ran
 
 
 async def test_on_start_a_killed_run_resumes_without_redoing_its_steps(workbench):

@@ -54,6 +54,15 @@ def test_refusals_name_the_fix():
     assert "find papers first" in machine("initial").refusal("summarize")
 
 
+def test_list_in_a_research_report_waits_for_save():
+    unsaved = machine("draft-research")
+    assert unsaved.refusal("list").startswith("list is not available now: the report's papers are the current")
+    assert "save [name] keeps the report, then list works" in unsaved.refusal("list")
+    assert "list" not in unsaved.enabled_commands()
+    saved = new_workflow(WorkflowContext(state="draft-research", report_saved=True))
+    assert saved.refusal("list") is None and saved.apply("list", count=3) == ("draft-research", "select-view")
+
+
 def test_listener_reports_every_transition():
     seen = []
 

@@ -99,13 +99,16 @@ class Talk:
         return decision.confidence >= CONFIRM_BELOW
 
     def interrupts(self, decision: Decision) -> bool:
-        """Does running this decision need the desk for new work? (navigate / read-only / clarify do not)."""
-        from paperdesk.core.registry import SPECS
-
+        """Does running this decision stop the running work? Only a command that needs the desk for new work
+        and that the workflow allows (Desk.may_stop_for); navigate, read-only, clarify and a refused command
+        answer beside it, so a refused command never interrupts."""
         if decision.action in ("clarify", "navigate") or not decision.command:
             return False
-        spec = SPECS.get(decision.command.split(" ", 1)[0])
-        return spec is None or not spec.readonly
+        try:
+            command = parse(decision.command)
+        except CommandError:
+            return False  # said beside the work: "understood as ..., but ..."
+        return self.desk.may_stop_for(command)
 
     def submit(self, message: str, confirm: Callable[[Decision], bool] | None = None) -> Outcome:
         """Decide, show the decision (an Understood event), then act; safe to call while a command runs.

@@ -133,9 +133,18 @@ def save(desk: "Desk", command: Command) -> Outcome:
         raise PaperdeskError("there is no draft to save")
     if draft.kind == "summary":
         return new_paper.save_summary(desk, command)
-    report = desk.drafts.save_report(draft.draft_id or 0, command.text or None)
+    report = desk.drafts.save_report(draft.draft_id or 0, report_name(command.text))
     desk.transition(command)
     return Outcome(command.raw, "ok", f"saved as report #{report.id} {report.title!r}", desk.draft_view())
+
+
+def report_name(text: str) -> str | None:
+    """The name `save [name]` gives a report; `save as NAME` (and named / called NAME) is how people say it."""
+    name = text.strip()
+    first, _, rest = name.partition(" ")
+    if first.lower() in ("as", "named", "called") and rest.strip():
+        name = rest.strip()
+    return name.strip("\"'“”") or None
 
 
 def undo(desk: "Desk", command: Command) -> Outcome:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from paperdesk.core.agents.quality import cited_share_line
 from paperdesk.core.agents.summarizer import Summarizer
 from paperdesk.core.commands import Command
 from paperdesk.core.errors import PaperdeskError
@@ -75,11 +76,9 @@ def summary_outcome(desk: "Desk", command: Command, result) -> Outcome:
         note += " kept as interrupted (improve <feedback> continues it, save keeps it)"
     if result.removed_citations:
         note += f"; {len(result.removed_citations)} unsupported page citation(s) removed"
-    g = result.grounding
-    if g.sentences:
-        note += f"; {g.cited} of {g.sentences} sentences cited"
-    if g.extractive_sections:
-        note += f"; quoted from the paper: {', '.join(g.extractive_sections)}"
+    share = cited_share_line(rev.text)  # counted from the stored text, as the line under the draft counts it
+    if share:
+        note += "; " + share.replace(" · ", "; ")
     status = "cancelled" if result.cancelled else "ok"
     return Outcome(command.raw, status, f"summary {note}", view)
 

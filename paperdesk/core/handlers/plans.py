@@ -210,6 +210,16 @@ def plan_(desk: "Desk", command: Command) -> Outcome:
     return Outcome(command.raw, "ok", f"plan edited: {len(changes.lines())} change(s)", session_view(desk))
 
 
+def edit_problem(desk: "Desk", edited: str) -> str | None:
+    """Why `plan edit` would refuse this edited TOML (with TOML's own line and column), or None when it
+    would take it; changes nothing, so an editor can stay open on the text and say what to fix."""
+    try:
+        plan_edit.from_toml(edited, base=current_plan(desk), **limits(desk))
+    except PaperdeskError as exc:
+        return str(exc)
+    return None
+
+
 def revise(desk: "Desk", command: Command) -> Outcome:
     plan = current_plan(desk)
     new, changes = researcher(desk).revise(plan, command.text, _dialogue(desk))

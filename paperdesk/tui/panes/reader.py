@@ -201,7 +201,7 @@ class ReaderPane(Pane):
             return
         box = self.query_one("#reader-find", Input)
         box.display = True
-        box.focus()
+        self.screen.set_focus(box)  # at once: the words typed next go to the find box
 
     @on(Input.Submitted, "#reader-find")
     def _find(self, event: Input.Submitted) -> None:
@@ -210,7 +210,7 @@ class ReaderPane(Pane):
         box = event.input
         box.display = False
         box.value = ""
-        self.query_one("#reader-scroll").focus()
+        self.screen.set_focus(self.query_one("#reader-scroll"))
         if not value or self.paper_id is None:
             return
         if value.isdigit():

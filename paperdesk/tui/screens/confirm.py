@@ -21,7 +21,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
-            yield Static(self.question, id="confirm-question")
+            yield Static(self.question, id="confirm-question", markup=False)  # a title's [brackets] are text
             yield Static("[b]y[/b] yes   [b]n[/b] no", id="confirm-keys")
 
     def action_answer(self, yes: bool) -> None:
