@@ -64,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--page", type=int)
     p = verb("remove", "remove a paper and its index entries")
     p.add_argument("id")
-    verb("models", "list the GGUF models found and which one is active")
+    from paperdesk.cli_models import add_parser as add_models
+
+    add_models(sub, verb)
     verb("doctor", "check the install, the models, the library and the network; say what to fix")
     verb("reindex", "rebuild the keyword index and the vector cache from the library's store")
     p = verb("config", "show where settings come from; --keys lists every setting with type, default and source")
@@ -207,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
             from paperdesk import cli_summary as verbs  # type: ignore[no-redef]
         elif args.verb in ("doctor", "reindex"):
             from paperdesk import doctor as verbs  # type: ignore[no-redef]
+        elif args.verb == "models":
+            from paperdesk import cli_models as verbs  # type: ignore[no-redef]
         elif args.verb == "route":
             from paperdesk import cli_route as verbs  # type: ignore[no-redef]
         elif args.verb in ("discuss", "memory"):
