@@ -15,7 +15,7 @@ from paperdesk.core.errors import PaperdeskError
 def add_parser(sub: Any, verb: Any) -> None:
     p = verb("models", "the model catalogue, what is installed, the model of each role; `models install NAME`")
     p.add_argument("action", nargs="?", choices=("install",), help="install: assemble a catalogue model")
-    p.add_argument("name", nargs="?", help="catalogue name, e.g. qwen2.5-coder-1.5b")
+    p.add_argument("name", nargs="?", help="catalogue name, e.g. qwen2.5-coder-1.5b; default: the default writer")
 
 
 def _mb(size: int | None) -> str:
@@ -135,7 +135,7 @@ def cmd_models(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(f"models install: name a model ({', '.join(catalogue.BY_NAME)})")
     if settings["offline"]:
         raise PaperdeskError("offline: installing a model downloads it; drop --offline")
-    model = catalogue.get(args.name)
+    model = catalogue.get(catalogue.DEFAULT_WRITER if args.name == "default" else args.name)
     bar = _Bar(model.name)
     try:
         result = install(model, settings, progress=None if args.json else bar)
