@@ -115,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunks", type=int, default=100_000)
     p.add_argument("--queries", type=int, default=200)
     p.add_argument("--json", action="store_true")
-    p = bench_sub.add_parser("llm", help="prompt/decode tokens/s vs raw llama_cpp, and cancel latency")
+    p = bench_sub.add_parser("llm", help="prompt/decode tokens/s vs raw llama_cpp, and cancel latency; with --model: "
+                                         "per model, tokens/s and the gain of prefix reuse and prompt lookup")
+    p.add_argument("--model", action="append", help="catalogue name or GGUF path (repeat to compare models)")
     p.add_argument("--tokens", type=int, default=64)
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--json", action="store_true")
