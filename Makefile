@@ -25,10 +25,22 @@ $(VENV)/.test-installed: pyproject.toml $(VENV)/.run-installed
 	$(PIP) install -q -e '.[test]'
 	touch $@
 
-run: $(VENV)/.run-installed
+# Writer models (`paperdesk models install` is idempotent: a verified file is left alone, in about a second).
+# `make run` installs the default writer; without it (no network, say) the app writes with the small Gemma
+# and says how to install it. The suite writes with Gemma; its one writer test needs Qwen 1.5B.
+TEST_WRITER := qwen2.5-coder-1.5b
+
+.PHONY: default-writer test-writer
+default-writer: $(VENV)/.run-installed
+	-$(VENV)/bin/paperdesk models install default
+
+test-writer: $(VENV)/.run-installed
+	$(VENV)/bin/paperdesk models install $(TEST_WRITER)
+
+run: $(VENV)/.run-installed default-writer
 	$(VENV)/bin/paperdesk
 
-test: $(VENV)/.test-installed
+test: $(VENV)/.test-installed test-writer
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(VENV)/.test-installed

@@ -64,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--page", type=int)
     p = verb("remove", "remove a paper and its index entries")
     p.add_argument("id")
-    verb("models", "list the GGUF models found and which one is active")
+    from paperdesk.cli_models import add_parser as add_models
+
+    add_models(sub, verb)
     p = verb("doctor", "check the install, the models, the library and the network; say what to fix")
     p.add_argument("--rebuild", action="store_true", help="rebuild a damaged or lost library.sqlite from the PDFs "
                    "in papers/ and lost+found/ (the damaged file is set aside, nothing is deleted)")
@@ -115,7 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunks", type=int, default=100_000)
     p.add_argument("--queries", type=int, default=200)
     p.add_argument("--json", action="store_true")
-    p = bench_sub.add_parser("llm", help="prompt/decode tokens/s vs raw llama_cpp, and cancel latency")
+    p = bench_sub.add_parser("llm", help="prompt/decode tokens/s vs raw llama_cpp, and cancel latency; with --model: "
+                                         "per model, tokens/s and the gain of prefix reuse and prompt lookup")
+    p.add_argument("--model", action="append", help="catalogue name or GGUF path (repeat to compare models)")
     p.add_argument("--tokens", type=int, default=64)
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--json", action="store_true")
@@ -230,6 +234,8 @@ def _run(argv: list[str] | None) -> int:
             from paperdesk import cli_summary as verbs  # type: ignore[no-redef]
         elif args.verb in ("doctor", "reindex"):
             from paperdesk import doctor as verbs  # type: ignore[no-redef]
+        elif args.verb == "models":
+            from paperdesk import cli_models as verbs  # type: ignore[no-redef]
         elif args.verb == "route":
             from paperdesk import cli_route as verbs  # type: ignore[no-redef]
         elif args.verb in ("discuss", "memory"):

@@ -24,9 +24,9 @@ def _dispatcher(settings: Settings, use_model: bool):
     embedder = Embedder(Path(model_dir) if model_dir else None, settings["embedding.batch_size"])
     backend = None
     if use_model:
-        from paperdesk.core.llm.factory import make_backend
+        from paperdesk.core.llm.factory import make_structure_backend
 
-        backend = make_backend(settings)
+        backend, _name = make_structure_backend(settings)  # a router pick is short JSON: the structure model's
     return Dispatcher(embedder, from_registry(), backend=backend)
 
 

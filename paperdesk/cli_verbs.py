@@ -197,19 +197,3 @@ def cmd_remove(args: argparse.Namespace, settings: Settings) -> int:
     else:
         print(f"removed {paper.id}  {paper.title}")
     return 0
-
-
-def cmd_models(args: argparse.Namespace, settings: Settings) -> int:
-    from paperdesk.core.llm.models import found_models, resolve_model
-
-    active = resolve_model(settings)
-    found = found_models(settings)
-    if active.path not in [m.path for m in found]:
-        found.append(active)
-    if args.json:
-        print_json({"active": active.to_json(), "models": [m.to_json() for m in found]})
-        return 0
-    for m in found:
-        mark = "*" if m.path == active.path else " "
-        print(f"{mark} {m.path}  ({m.source})")
-    return 0

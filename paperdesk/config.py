@@ -122,7 +122,12 @@ KEYS: tuple[Key, ...] = (
     Key("embedding.batch_size", int, 32, _positive),
     Key("ingest.chunk_words", int, 300, _positive),
     Key("ingest.overlap_words", int, 50, lambda v: v >= 0),
-    Key("llm.model_path", str, ""),
+    Key("llm.model_path", str, "", hint="GGUF path of the writer model (wins over llm.writer_model)"),
+    Key("llm.writer_model", str, "", hint="writer model (answers, summaries, discussion, reports): a catalogue "
+                                         "name (paperdesk models) or a GGUF path; default: the catalogue's writer"),
+    Key("llm.structure_model", str, "", hint="model for plans, router picks and short JSON: a catalogue name or a "
+                                            "GGUF path (default: smollm2-135m)"),
+    Key("llm.models_dir", str, "", hint="where paperdesk models install writes (default: the user cache dir)"),
     Key("llm.n_threads", int, 0, lambda v: v >= 0, "0 means all cores"),
     Key("llm.n_ctx", int, 4096, _positive),
     Key("llm.n_batch", int, 128, _positive, "prompt tokens per llama.cpp call; a cancel lands between calls"),
@@ -140,7 +145,7 @@ KEYS: tuple[Key, ...] = (
     Key("research.max_tokens", int, 320, _positive),
     Key("memory.recall", int, 2, lambda v: v >= 0,
         "passages the memory graph may add to a sem-search answer or a research search; 0 = off"),
-    Key("llm.planner_model", str, "", hint="GGUF for plans and short structured calls (default: SmolLM2-135M-Instruct)"),
+    Key("llm.planner_model", str, "", hint="older name of llm.structure_model (used when that one is unset)"),
     Key("research.max_steps", int, 8, _positive, "steps a research plan may have"),
     Key("research.max_iterations", int, 20, _positive, "iterations an iterate_over step may expand to"),
     Key("research.step_timeout", float, 30.0, _positive, "seconds one research step may take"),

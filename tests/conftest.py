@@ -10,6 +10,22 @@ import pytest
 
 from arxiv_server import ArxivServer
 
+# --- the writer model: the suite runs on the tiny Gemma whatever is installed on this machine ------
+# (a larger default writer, once installed, would otherwise be loaded by every real-model test and
+# every `paperdesk` subprocess). The env pin reaches subprocesses and load_settings(); the constant
+# covers settings built from an explicit environ. Tests of the default's own logic set it back.
+WRITER_PIN = {"PAPERDESK_LLM_WRITER_MODEL": "gemma3-270m"}
+os.environ.update(WRITER_PIN)
+
+
+def _pin_default_writer() -> None:
+    from paperdesk.core.llm import catalogue
+
+    catalogue.DEFAULT_WRITER = catalogue.FALLBACK_WRITER
+
+
+_pin_default_writer()
+
 # --- arXiv: a real HTTP server on 127.0.0.1 that speaks the export API; a temp data dir -----
 
 
@@ -35,6 +51,8 @@ def tmp_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in list(os.environ):
         if name.startswith("PAPERDESK_"):  # the developer's own settings must not leak into tests
             monkeypatch.delenv(name)
+    for name, value in WRITER_PIN.items():
+        monkeypatch.setenv(name, value)
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("PAPERDESK_HOME", str(home))

@@ -133,5 +133,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         f"median {prefill['paperdesk_median']:.1f} ms (max {prefill['paperdesk_max']:.1f}); raw Llama can stop only at "
         f"its first token, {prefill['raw_median']:.1f} ms later",
     ]
+    from paperdesk.core.llm import speeds
+
+    speeds.record(choice.path, {**summary["paperdesk"], "source": f"bench llm, {threads} threads"})
     emit(report, args.json, lines)
     return 0

@@ -89,6 +89,7 @@ class Desk(BesideWork):
         self.library = library or Library(settings, embedder=embedder)
         self.drafts = DeskStore(self.library.store)
         self._backend = backend
+        self._structure: "tuple[Backend | None, str] | None" = None
         self._arxiv = arxiv
         self._memory = None
         self._listeners: list[Listener] = []
@@ -111,6 +112,11 @@ class Desk(BesideWork):
             retry_seconds=settings["arxiv.offline_retry_seconds"],
         )
         self.session = self._resume()
+        from paperdesk.core.llm.models import writer_notice
+
+        notice = writer_notice(settings)  # the default writer is not installed: say how to get it
+        if notice:
+            self.notices.append(notice)
         from paperdesk.core.dispatch.talk import Talk
 
         self.talk = Talk(self)  # free text -> the dispatcher (issue 15); holds the dialogue since the last act
@@ -128,6 +134,21 @@ class Desk(BesideWork):
 
             self._backend = make_backend(self.settings)
         return self._backend
+
+    @property
+    def structure_backend(self) -> "Backend | None":
+        """The model for plans, router picks and short JSON (the writer when none is installed); made once."""
+        if self._structure is None:
+            from paperdesk.core.llm.factory import make_structure_backend
+
+            self._structure = make_structure_backend(self.settings, self.backend)
+        return self._structure[0]
+
+    @property
+    def structure_name(self) -> str:
+        self.structure_backend  # noqa: B018 - made on first use
+        assert self._structure is not None
+        return self._structure[1]
 
     @property
     def arxiv(self) -> "ArxivClient":

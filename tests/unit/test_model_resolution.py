@@ -18,6 +18,7 @@ def test_configured_path_wins_and_missing_is_clear(tmp_home, tmp_path, monkeypat
 
 
 def test_first_gguf_in_data_dir_models(tmp_home, tmp_path, monkeypatch):
+    monkeypatch.delenv("PAPERDESK_LLM_WRITER_MODEL")  # no writer named: the folders come next
     monkeypatch.setattr(models, "PROJECT_ROOT", tmp_path / "project")
     monkeypatch.chdir(tmp_path)
     (tmp_home / "models").mkdir()
@@ -27,16 +28,13 @@ def test_first_gguf_in_data_dir_models(tmp_home, tmp_path, monkeypatch):
     assert choice.path.name == "a.gguf" and choice.source == "data dir"
 
 
-def test_default_model_is_assembled_atomically_once(tmp_home, tmp_path, monkeypatch):
-    monkeypatch.setattr(models, "PROJECT_ROOT", tmp_path / "project")
-    monkeypatch.chdir(tmp_path)
+def test_default_model_is_assembled_atomically_once(tmp_path):
     cache = tmp_path / "cache"
-    choice = models.resolve_model(load_settings(), cache_dir=cache)
-    assert choice.source == "default package"
-    assert choice.path.read_bytes()[:4] == b"GGUF"
-    assert [p.name for p in cache.iterdir()] == [choice.path.name]  # no temp left behind
-    mtime = choice.path.stat().st_mtime_ns
-    assert models.resolve_model(load_settings(), cache_dir=cache).path.stat().st_mtime_ns == mtime
+    path = models.default_model(cache)
+    assert path.read_bytes()[:4] == b"GGUF"
+    assert [p.name for p in cache.iterdir()] == [path.name]  # no temp left behind
+    mtime = path.stat().st_mtime_ns
+    assert models.default_model(cache).stat().st_mtime_ns == mtime
 
 
 def test_models_verb_marks_the_active_one(tmp_home, tmp_path, monkeypatch, capsys):
@@ -50,4 +48,4 @@ def test_models_verb_marks_the_active_one(tmp_home, tmp_path, monkeypatch, capsy
     out = json.loads(capsys.readouterr().out)
     assert out["active"] == {"path": str(gguf), "source": "config", "size": 4}
     assert main(["models"]) == 0
-    assert f"* {gguf}  (config)" in capsys.readouterr().out
+    assert f"writer: mine  {gguf}  (from config)" in capsys.readouterr().out

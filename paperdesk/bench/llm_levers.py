@@ -1,0 +1,163 @@
+"""`paperdesk bench llm --model NAME ...`: per model, prompt and generation tokens/s and the gain of two levers.
+
+(a) Reusing the KV state of a shared prompt prefix: the same paper context, asked
+    a second question. "cold" evaluates the whole prompt; "follow-up" comes right
+    after a call on the same context (llama.cpp keeps the common prefix of the last
+    prompt); "after another prompt" has a different prompt in between, first
+    without and then with the prefix-state cache (prompt_cache.py, what a
+    discussion's alternating student and teacher prompts use).
+(b) Prompt-lookup decoding (llama-cpp-python's LlamaPromptLookupDecoding as the
+    draft model) on a prompt that asks for a verbatim quote: generation tokens/s
+    with and without it, greedy both times, and whether the texts are the same.
+
+The context is real text, the CiteSee fixture paper's first page. Every figure is
+the median of --repeats runs with its min-max spread: the CPU may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from paperdesk.bench.common import emit, note
+from paperdesk.config import Settings
+
+PAPER = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "papers" / "2302.07302v1.pdf"
+CONTEXT_WORDS = 330
+QUESTIONS = ("What problem does the paper address?", "What does the tool highlight for the reader?",
+             "How was the tool evaluated?")
+
+
+def _context() -> str:
+    import pymupdf
+
+    with pymupdf.open(PAPER) as doc:
+        words = " ".join(page.get_text() for page in doc[:2]).split()
+    return " ".join(words[:CONTEXT_WORDS])
+
+
+def _prompt(context: str, question: str) -> str:
+    return f"Passage from a paper:\n{context}\n\nQuestion: {question}\nAnswer in one sentence:"
+
+
+def _quote_prompt(context: str) -> str:
+    return (f"Passage from a paper:\n{context}\n\nCopy the passage's first three sentences exactly, word for "
+            "word:\n")
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    return {"median": round(statistics.median(values), 2), "min": round(min(values), 2), "max": round(max(values), 2)}
+
+
+def _ttft(llama: Any, prompt: str, tokens: int = 1) -> tuple[float, float, str]:
+    """Seconds to the first token, total seconds, text (greedy, end of text banned)."""
+    start, first, text = time.perf_counter(), None, []
+    for chunk in llama.create_completion(prompt, max_tokens=tokens, temperature=0.0, stream=True,
+                                         logit_bias={llama.token_eos(): -100.0}):
+        if first is None:
+            first = time.perf_counter() - start
+        text.append(chunk["choices"][0]["text"])
+    return first or 0.0, time.perf_counter() - start, "".join(text)
+
+
+def _levers(path: Path, threads: int, repeats: int, tokens: int) -> dict[str, Any]:
+    from llama_cpp import Llama
+    from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
+
+    from paperdesk.core.llm.local import LocalBackend
+    from paperdesk.core.llm.prompt_cache import enable_prompt_cache
+
+    context = _context()
+    backend = LocalBackend(path, n_ctx=2048, n_threads=threads)
+    llama = backend.llama()  # the app's own load (crash probe first)
+    prompts = [_prompt(context, q) for q in QUESTIONS]
+    n_prompt = len(llama.tokenize(prompts[0].encode()))
+    other = "Write a haiku about autumn leaves:"
+
+    cold, follow, between, cached, gen_tps, prompt_tps = [], [], [], [], [], []
+    for r in range(repeats):
+        llama.reset()
+        llama.set_cache(None)
+        first, total, _ = _ttft(llama, prompts[0], tokens)
+        cold.append(first)
+        prompt_tps.append(n_prompt / first)
+        gen_tps.append((tokens - 1) / max(total - first, 1e-9))
+        follow.append(_ttft(llama, prompts[1 + r % 2])[0])  # same context, next question
+        _ttft(llama, other)
+        between.append(_ttft(llama, prompts[0])[0])  # a different prompt came in between, no cache
+    enable_prompt_cache(backend)
+    for r in range(repeats):
+        _ttft(llama, prompts[0])  # its state is kept
+        _ttft(llama, other)
+        cached.append(_ttft(llama, prompts[1 + r % 2])[0])
+    llama.set_cache(None)
+
+    quote = _quote_prompt(context)
+    plain_tps, plain_text = [], ""
+    for _ in range(repeats):
+        llama.reset()
+        first, total, plain_text = _ttft(llama, quote, tokens)
+        plain_tps.append((tokens - 1) / max(total - first, 1e-9))
+    del backend, llama
+    lookup_tps, lookup_text, problem = [], "", ""
+    try:
+        # logits_all must be passed too: llama-cpp-python sizes its scores buffer from the argument, not from
+        # the draft model, and the verification reads the scores of every drafted position.
+        lookup = Llama(model_path=str(path), n_ctx=1024, n_threads=threads, verbose=False, logits_all=True,
+                       draft_model=LlamaPromptLookupDecoding(num_pred_tokens=10))
+        for _ in range(repeats):
+            lookup.reset()
+            first, total, lookup_text = _ttft(lookup, quote, tokens)
+            lookup_tps.append((tokens - 1) / max(total - first, 1e-9))
+        del lookup
+    except (ValueError, RuntimeError, MemoryError) as exc:
+        problem = f"{type(exc).__name__}: {exc}"
+    lookup_tps = lookup_tps or [0.0]
+    return {
+        "prompt_tokens": n_prompt, "new_tokens": tokens,
+        "prompt_tps": _spread(prompt_tps), "decode_tps": _spread(gen_tps),
+        "prefix": {"cold_first_token_s": _spread(cold), "follow_up_first_token_s": _spread(follow),
+                   "after_another_prompt_s": _spread(between), "after_another_prompt_cached_s": _spread(cached),
+                   "follow_up_gain": round(statistics.median(cold) / statistics.median(follow), 2),
+                   "cache_gain": round(statistics.median(between) / statistics.median(cached), 2)},
+        "prompt_lookup": {"plain_decode_tps": _spread(plain_tps), "lookup_decode_tps": _spread(lookup_tps),
+                          "gain": round(statistics.median(lookup_tps) / statistics.median(plain_tps), 2),
+                          "same_text": plain_text == lookup_text, "error": problem},
+    }
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from paperdesk.core.llm import speeds
+    from paperdesk.core.llm.models import resolve_gguf
+
+    threads = settings["llm.n_threads"] or os.cpu_count() or 1
+    report: dict[str, Any] = {"threads": threads, "repeats": args.repeats, "load_average": os.getloadavg()[0],
+                              "models": {}}
+    lines = []
+    for name in args.model:
+        path = resolve_gguf(name, settings, "--model")
+        note(f"{name}: {path.name}, {args.repeats} repeats")
+        found = _levers(path, threads, args.repeats, args.tokens)
+        report["models"][name] = found
+        speeds.record(path, {"decode_tps": found["decode_tps"]["median"], "prompt_tps": found["prompt_tps"]["median"],
+                             "source": f"bench llm, {threads} threads"})
+        p, lk = found["prefix"], found["prompt_lookup"]
+        show: Callable[[dict[str, float]], str] = lambda s: f"{s['median']:.2f} ({s['min']:.2f}-{s['max']:.2f})"
+        lines += [
+            f"{name}: {found['prompt_tokens']} prompt tokens, {found['new_tokens']} new; median (min-max) of "
+            f"{args.repeats}",
+            f"  prompt {show(found['prompt_tps'])} tok/s   generation {show(found['decode_tps'])} tok/s",
+            f"  first token: cold {show(p['cold_first_token_s'])} s, follow-up on the same context "
+            f"{show(p['follow_up_first_token_s'])} s (x{p['follow_up_gain']})",
+            f"  after another prompt: {show(p['after_another_prompt_s'])} s, with the prefix cache "
+            f"{show(p['after_another_prompt_cached_s'])} s (x{p['cache_gain']})",
+            f"  quote prompt, generation: plain {show(lk['plain_decode_tps'])} tok/s, prompt lookup "
+            f"{show(lk['lookup_decode_tps'])} tok/s (x{lk['gain']}, same text: {lk['same_text']})",
+        ]
+    lines.append(f"load average at start {report['load_average']:.1f} on {os.cpu_count()} cores")
+    emit(report, args.json, lines)
+    return 0
