@@ -21,6 +21,7 @@ from typing import Any, Callable
 from paperdesk.core.agents.citations import CITATION, check_citations
 from paperdesk.core.agents.page_grounding import PageGrounder
 from paperdesk.core.agents.section_gate import GroundingStats, gated_section
+from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.llm.backend import Backend, generate
 from paperdesk.core.llm.repeats import drop_repeats
@@ -114,8 +115,10 @@ class Summarizer:
         if missing:
             stored.update(zip((c.id for c in missing), self.embedder.encode([c.text for c in missing])))
         vectors = np.stack([stored[c.id] for c in chunks]) if chunks else np.zeros((0, 1), dtype=np.float32)
+        paper = self.store.get_paper(paper_id)
         return PageGrounder(chunks, vectors, self.embedder.encode,
-                            lambda page: self.store.page_text(paper_id, page) or "")
+                            lambda page: self.store.page_text(paper_id, page) or "",
+                            paper.page_count if paper else 0)
 
     def summarize(
         self,
@@ -151,7 +154,7 @@ class Summarizer:
                 prompt = f"{dialogue.strip()}\n\n{prompt}"
             grounder = opening_grounder if n == 1 else rest_grounder
             body = self._section(heading, prompt, "Notes on", n, emit, token, timings, start,
-                                 grounder, section, stats, used)
+                                 grounder, section, stats, used, progress)
             parts.append(f"\n## {heading}\n{body}\n")
             if progress is not None:
                 progress(Progress("reduce", n, len(SECTIONS), "sections"))
@@ -258,22 +261,31 @@ class Summarizer:
         key: str,
         stats: GroundingStats,
         used: set[str],
+        note: ProgressCallback | None = None,
     ) -> str:
-        """Stream one '## heading' section; return its body as the quality gate and grounding leave it."""
+        """Stream one '## heading' section, sentence by sentence as each passes the gate; return its body."""
         header = f"\n## {heading}\n"
         emit(header)
 
-        def attempt(options: dict[str, Any]) -> tuple[str, bool]:
+        def shown(text: str) -> None:
+            timings.setdefault("first_token_s", time.perf_counter() - start)
+            emit(text)
+
+        def attempt(options: dict[str, Any], gate: SentenceGate) -> bool:
+            stop = StopToken(token)
+            gate._stop = stop.cancel
             result = generate(self.backend, make_request(
                 self.backend, prompt, max_tokens=self.section_tokens, stop=["\n#", "\n\n\n", prompt_start],
                 temperature=options.get("temperature", 0.3), seed=seed + options.get("seed_offset", 0),
-                repeat_penalty=options.get("repeat_penalty")),
-                on_token=lambda t: (emit(t), timings.setdefault("first_token_s", time.perf_counter() - start)),
-                cancel=token)
-            kept = [ln for ln in drop_repeats(result.text).splitlines() if CITATION.sub("", ln).strip(" -*#\t")]
-            return "\n".join(kept).strip(), result.cancelled
+                repeat_penalty=options.get("repeat_penalty")), on_token=gate.feed, cancel=stop)
+            gate.finish(complete=result.finish_reason == "stop")
+            return token.cancelled
 
-        return gated_section(attempt, grounder, key, heading, stats, emit, used)
+        def status(message: str) -> None:
+            if note is not None:
+                note(Progress(message, seed, len(SECTIONS), "sections"))
+
+        return gated_section(attempt, grounder, key, heading, stats, shown, used, status)
 
     @staticmethod
     def _citation(page: int, excerpts: list[Chunk]) -> dict[str, Any]:
