@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 
 from paperdesk.core.agents.citations import CITATION
-from paperdesk.core.agents.quality import unsupported_numbers
+from paperdesk.core.agents.quality import _UNITS, unsupported_numbers
 
-COVER_MIN = 0.5  # share of a sentence's content words the passage must contain
-STEM = 5  # words are compared by their first letters, so "evaluate" matches "evaluation"
+COVER_MIN = 0.6  # share of a sentence's content words the passage must contain
+STEM = 5  # words are compared by their first letters, once a suffix is off: "write" matches "writing"
+_SUFFIX = re.compile(r"(?:ations?|ings?|ions?|ers?|ed|es|ly|s|e)$")
 
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\]\),;]+", re.I)
 _URL = re.compile(r"\bhttps?://[^\s\]\),;]+|\bwww\.[^\s\]\),;]+", re.I)
@@ -63,13 +64,15 @@ def debris(text: str) -> str:
 
 
 def _stem(word: str) -> str:
-    return word.lower()[:STEM]
+    low = word.lower()
+    return (_SUFFIX.sub("", low) if len(low) > 4 else low)[:STEM]
 
 
 def content_words(sentence: str) -> list[str]:
     """Lower-case words of 4+ letters that say something about this paper (generic summary words left out)."""
     bare = CITATION.sub(" ", sentence)
-    return [w.lower() for w in _TOKEN.findall(bare) if len(w) >= 4 and w.lower() not in _GENERIC]
+    return [w.lower() for w in _TOKEN.findall(bare)
+            if len(w) >= 4 and w.lower() not in _GENERIC and w.lower() not in _UNITS]
 
 
 def coverage(sentence: str, passage: str) -> float:
@@ -100,8 +103,10 @@ def _has_name(name: str, passage_words: set[str], passage_lower: str) -> bool:
     return low in passage_words or low in passage_lower.replace("\n", " ") and len(low) >= 4
 
 
-def unsupported_claims(sentence: str, passage: str) -> list[str]:
-    """What `sentence` states that `passage` does not: numbers, names, DOIs and addresses ([] when none)."""
+def unsupported_claims(sentence: str, passage: str, around: str = "") -> list[str]:
+    """What `sentence` states that `passage` does not: numbers, names, DOIs and addresses ([] when none).
+
+    Numbers may also come from `around` (the passage's page: a chunk can split a figure from its words)."""
     missing: list[str] = []
     passage_lower = " ".join(passage.split()).lower()
     squeezed = passage_lower.replace(" ", "")
@@ -109,15 +114,18 @@ def unsupported_claims(sentence: str, passage: str) -> list[str]:
         if ref.rstrip(".").lower().replace(" ", "") not in squeezed:
             missing.append(ref.rstrip("."))
     body = _URL.sub(" ", _DOI.sub(" ", sentence))
-    missing += [f"{n:g}" for n in unsupported_numbers(body, passage)]
+    missing += [f"{n:g}" for n in unsupported_numbers(body, f"{passage} {around}")]
     passage_words = {w.lower() for w in _TOKEN.findall(passage)}
     missing += [n for n in names(body) if not _has_name(n, passage_words, passage_lower)]
     return missing
 
 
-def supports(sentence: str, passage: str) -> tuple[bool, str]:
-    """(passage supports the sentence, why not): its claims are in the passage and most of its words are."""
-    missing = unsupported_claims(sentence, passage)
+def supports(sentence: str, passage: str, around: str = "") -> tuple[bool, str]:
+    """(passage supports the sentence, why not): its claims are in the passage and most of its words are.
+
+    Only numbers may come from `around` (the rest of the page, whose reference list or footnotes would
+    otherwise lend their words to any sentence)."""
+    missing = unsupported_claims(sentence, passage, around)
     if missing:
         return False, "not on the page: " + ", ".join(dict.fromkeys(missing))
     share = coverage(sentence, passage)

@@ -139,7 +139,7 @@ class PageGrounder:
 
     def _supports(self, sentence: str, chunk: Chunk, first: int, last: int) -> tuple[bool, str]:
         pages = " ".join(self.page(p) for p in dict.fromkeys((first, last)))
-        return supports(sentence, chunk.text + " " + pages)
+        return supports(sentence, chunk.text, pages)
 
     def pages_for(self, sentence: str, chunk: Chunk) -> tuple[int, int]:
         """The page of `chunk` whose text shares most words with the sentence (both when they tie)."""
