@@ -53,6 +53,8 @@ def _print_revision(args: argparse.Namespace, revision: SummaryRevision) -> None
 def _finish(args: argparse.Namespace, result) -> int:
     if args.json:
         print_json(result.to_json())
+    elif result.unchanged:
+        print(f"\n\n[{result.unchanged}]", file=sys.stderr)
     else:
         state = "interrupted" if result.cancelled else result.revision.status
         g = result.grounding

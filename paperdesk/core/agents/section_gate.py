@@ -64,7 +64,7 @@ class GroundingStats:
 
     def to_json(self) -> dict[str, Any]:
         return {"sentences": self.sentences, "cited": self.cited, "unsupported": self.unsupported,
-                "generated": self.generated, "dropped": self.dropped, "loops_dropped": self.loops_dropped,
+                "generated": self.generated, "kept": self.kept, "dropped": self.dropped, "loops_dropped": self.loops_dropped,
                 "kept_share": round(self.kept_share, 3),
                 "removed": self.removed, "extractive_sections": self.extractive_sections,
                 "regenerated": self.regenerated, "leaks_removed": self.leaks_removed,
@@ -81,6 +81,7 @@ def gated_section(
     emit: Callable[[str], None],
     used: set[str],
     note: Callable[[str], None] = lambda _m: None,
+    keep: str | None = None,
 ) -> str:
     """The checked body of one section, streamed through `emit` sentence by sentence as it passes.
 
@@ -88,8 +89,9 @@ def gated_section(
     second), feeding its tokens to `gate`, and returns whether the user
     cancelled. An attempt with no supported sentence has shown nothing, so it
     is written again, and a second such attempt makes the section the
-    paper's own key sentences. What happened goes to `note` (the status
-    line), never into the section's text.
+    paper's own key sentences, or, when `keep` is given (an improve's
+    current text of the section), that text as it was. What happened goes
+    to `note` (the status line), never into the section's text.
     """
     failures: list[str] = []
     for options in ({}, RETRY):
@@ -107,6 +109,10 @@ def gated_section(
             return gate.text
         failures.append(gate.why())
     stats.failures[heading] = failures
+    if keep is not None:
+        note(f"{heading}: {failures[-1]}; keeping it as it was")
+        emit(keep)
+        return keep
     quotes = extractive.key_sentences(grounder.chunks, grounder.vectors, extractive.PURPOSES.get(key, heading),
                                       grounder.encode, grounder.pages_for, used=used)
     if not quotes:
