@@ -191,3 +191,20 @@ def test_gate_makes_a_twice_failing_section_extractive():
     assert "no supported sentence" in stats.failures["Results"][1]
     assert streamed == body and "quoting the paper instead" not in streamed
     assert stats.to_json()["extractive_sections"] == ["Results"] and stats.cited == stats.sentences
+
+
+def test_two_repeats_in_a_row_stop_the_generation_and_are_not_shown():
+    from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
+    from paperdesk.core.cancel import CancelToken
+
+    user = CancelToken()
+    stop = StopToken(user)
+    shown = []
+    gate = SentenceGate(grounder(), shown.append, stop.cancel)
+    for sentence in ["Highlighted citations helped participants find relevant work faster. ",
+                     "Highlighted citations helped participants find relevant work again. ",
+                     "Highlighted citations helped participants find relevant work once more. "]:
+        gate.feed(sentence)
+    gate.finish(complete=True)
+    assert stop.cancelled and not user.cancelled and gate.loops == 2
+    assert gate.kept == 1 and "".join(shown) == gate.text

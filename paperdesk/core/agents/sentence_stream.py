@@ -42,7 +42,7 @@ class SentenceGate:
                  written: set[tuple[str, ...]] | None = None) -> None:
         self.grounder = grounder
         self._emit = emit
-        self._stop = stop
+        self.on_stop = stop  # called when two repeats in a row show the generation is looping
         self.grounding = SectionGrounding("")
         self.lines: list[list[str]] = [[]]
         self.leaks = 0
@@ -110,7 +110,7 @@ class SentenceGate:
             self.loops += 1
             self._loop_run += 1
             if self._loop_run >= LOOPS_TO_STOP:
-                self._stop()
+                self.on_stop()
             return
         self._loop_run = 0
         checked = self.grounder.ground_sentence(body, self.grounding)

@@ -3,12 +3,12 @@
 Map: a handful of representative excerpts (one per body section, references
 and front matter skipped) each become bullet notes with page numbers.
 Reduce: each summary section (problem, method, results, limitations) is
-written from the notes and streamed, so the first words appear after the
-first section's prompt. Each section then passes the quality gate and is
-grounded in the chunks it was written from (section_gate.py): page citations
-are placed by code, loops and leaks fail a section, which is written again
-once and else quoted from the paper. Every result is stored as a revision:
-draft when finished, interrupted when cancelled.
+written from the notes and streamed sentence by sentence, each sentence
+shown only once it is grounded in the chunks it was written from
+(section_gate.py, sentence_stream.py): page citations are placed by code,
+leaks, repeats and unsupported sentences are dropped, and a section left
+empty is written again once and else quoted from the paper. Every result is
+stored as a revision: draft when finished, interrupted when cancelled.
 """
 
 from __future__ import annotations
@@ -287,7 +287,7 @@ class Summarizer:
 
         def attempt(options: dict[str, Any], gate: SentenceGate) -> bool:
             stop = StopToken(token)
-            gate._stop = stop.cancel
+            gate.on_stop = stop.cancel
             result = generate(self.backend, make_request(
                 self.backend, prompt, max_tokens=self.section_tokens, stop=["\n#", "\n\n\n", prompt_start],
                 temperature=options.get("temperature", 0.3), seed=seed + options.get("seed_offset", 0),
