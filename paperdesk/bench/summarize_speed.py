@@ -52,6 +52,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         "citations": len(result.citations),
         "removed_citations": len(result.removed_citations),
         "grounding": result.grounding.to_json(),
+        "text": result.text,
+        "dropped_sentences": result.grounding.dropped_sentences,
     }
     g = result.grounding
     lines = [

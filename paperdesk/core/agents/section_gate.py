@@ -39,12 +39,14 @@ class GroundingStats:
     leaks_removed: int = 0
     numbers_flagged: int = 0
     failures: dict[str, list[str]] = field(default_factory=dict)  # heading -> why its attempts failed
+    dropped_sentences: list[tuple[str, str]] = field(default_factory=list)  # (sentence, why), for benches
 
     def add(self, grounding: SectionGrounding, shown: bool = True) -> None:
         """Count one attempt's sentences; `shown` when its kept sentences are the section's text."""
         self.generated += grounding.sentences
         self.unsupported += grounding.unsupported
         self.dropped += len(grounding.dropped)
+        self.dropped_sentences += grounding.dropped
         self.removed += len(grounding.removed)
         self.numbers_flagged += len(grounding.numbers_flagged)
         if shown:
