@@ -53,14 +53,16 @@ def _print_revision(args: argparse.Namespace, revision: SummaryRevision) -> None
 def _finish(args: argparse.Namespace, result) -> int:
     if args.json:
         print_json(result.to_json())
+    elif result.unchanged:
+        print(f"\n\n[{result.unchanged}]", file=sys.stderr)
     else:
         state = "interrupted" if result.cancelled else result.revision.status
         g = result.grounding
-        # What was streamed is the model's raw text; the stored revision is what passed the gate.
-        print("\n\n--- stored revision (checked) ---\n" + result.text)
-        print(f"\n[revision {result.revision.revision}, {state}; {len(result.citations)} page citation(s) checked"
+        # What was streamed is what passed the gate, sentence by sentence: the stored revision itself.
+        print(f"\n\n[revision {result.revision.revision}, {state}; {len(result.citations)} page citation(s) checked"
               + (f", {len(result.removed_citations)} unsupported removed" if result.removed_citations else "")
               + (f"; {g.cited} of {g.sentences} sentences cited" if g.sentences else "")
+              + (f"; {g.generated - g.kept} unsupported sentence(s) not shown" if g.generated > g.kept else "")
               + (f"; quoted from the paper: {', '.join(g.extractive_sections)}" if g.extractive_sections else "")
               + "]", file=sys.stderr)
     return 0

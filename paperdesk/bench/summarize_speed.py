@@ -14,7 +14,6 @@ import time
 
 from paperdesk.bench.common import emit, note
 from paperdesk.config import Settings
-from paperdesk.core.agents import quality
 from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.summarizer import Summarizer
 from paperdesk.core.library import Library
@@ -53,6 +52,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         "citations": len(result.citations),
         "removed_citations": len(result.removed_citations),
         "grounding": result.grounding.to_json(),
+        "text": result.text,
+        "dropped_sentences": result.grounding.dropped_sentences,
     }
     g = result.grounding
     lines = [
@@ -62,9 +63,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         f"reduce {report['reduce_s']:.2f} s",
         f"summary {report['summary_s']:.2f} s   total {report['total_s']:.2f} s   "
         f"citations kept {report['citations']} distinct pages, removed {report['removed_citations']}",
-        f"supported share {g.supported_share:.2f} ({g.cited} of {g.sentences} sentences cited; "
-        f"gate threshold {quality.SUPPORTED_MIN} per section)   page citations in text "
-        f"{len(CITATION.findall(result.text))}",
+        f"supported share {g.supported_share:.2f} ({g.cited} of {g.sentences} shown sentences cited)   "
+        f"kept {g.kept} of the model's {g.generated} sentences ({g.kept_share:.2f}; {g.unsupported} unsupported, "
+        f"{g.loops_dropped} repeats dropped)   page citations in text {len(CITATION.findall(result.text))}",
         f"regenerated {', '.join(g.regenerated) or 'none'}   extractive {', '.join(g.extractive_sections) or 'none'}"
         f"   leaks removed {g.leaks_removed}   numbers flagged {g.numbers_flagged}",
     ]

@@ -95,7 +95,8 @@ def test_no_stored_section_loops_and_grounding_is_reported(summaries, name, loca
     g = result.to_json()["grounding"]
     assert set(g) >= {"sentences", "cited", "unsupported", "removed", "extractive_sections", "regenerated",
                       "leaks_removed", "numbers_flagged"}
-    assert g["cited"] + g["unsupported"] == g["sentences"] >= 4
+    assert g["cited"] == g["sentences"] >= 4  # a sentence no source supports is not shown
+    assert g["kept"] + g["unsupported"] <= g["generated"]
     cited, total, quoted = quality.summary_grounding(result.text)
     assert (cited, total) == (g["cited"], g["sentences"])  # the TUI's line reads the same from the text
     assert quoted == g["extractive_sections"]

@@ -116,7 +116,7 @@ def grounder():
     return PageGrounder(CHUNKS, bag_of_words([c.text for c in CHUNKS]), bag_of_words, lambda p: PAGES.get(p, ""))
 
 
-def test_page_grounding_cites_supported_sentences_on_the_right_page_and_counts_the_rest():
+def test_page_grounding_cites_supported_sentences_on_the_right_page_and_drops_the_rest():
     text = ("Readers lose track of citations they have already seen.\n"
             "Highlighted citations helped participants find relevant work faster [p. 1].\n"
             "The authors describe a chronic leukemia patient aged 45.")
@@ -124,8 +124,9 @@ def test_page_grounding_cites_supported_sentences_on_the_right_page_and_counts_t
     lines = result.text.splitlines()
     assert lines[0].endswith("[p. 1].")
     assert lines[1].endswith("[p. 4].")  # the model's [p. 1] is wrong; the code cites the page that says it
-    assert "[p." not in lines[2]
+    assert len(lines) == 2 and "leukemia" not in result.text  # nothing supports it: not shown
     assert (result.sentences, result.cited, result.unsupported, result.removed) == (3, 2, 1, [1])
+    assert result.dropped[0][0] == "The authors describe a chronic leukemia patient aged 45."
 
 
 def test_page_grounding_removes_a_citation_whose_number_the_page_lacks():
@@ -148,16 +149,20 @@ def test_extractive_quotes_key_sentences_with_their_pages():
     assert not {q[0] for q in again} & {q[0] for q in quotes}  # a sentence is quoted once per summary
 
 
-def run_gate(texts):
-    """gated_section over scripted attempts (pure orchestration: no model involved)."""
+def run_gate(texts, notes=None):
+    """gated_section over scripted attempts, each fed word by word (pure orchestration: no model involved)."""
     calls, streamed = [], []
     stats = GroundingStats()
 
-    def attempt(options):
+    def attempt(options, gate):
         calls.append(options)
-        return texts[len(calls) - 1], False
+        for i, word in enumerate(texts[len(calls) - 1].split(" ")):
+            gate.feed(word if i == 0 else " " + word)
+        gate.finish(complete=True)
+        return False
 
-    body = gated_section(attempt, grounder(), "results", "Results", stats, streamed.append, set())
+    body = gated_section(attempt, grounder(), "results", "Results", stats, streamed.append, set(),
+                         (notes if notes is not None else []).append)
     return body, stats, calls, "".join(streamed)
 
 
@@ -167,11 +172,14 @@ def test_gate_accepts_a_grounded_first_attempt():
     assert (stats.sentences, stats.cited, stats.regenerated, stats.extractive_sections) == (1, 1, [], [])
 
 
-def test_gate_regenerates_a_loop_with_other_sampling():
-    body, stats, calls, streamed = run_gate([NEAR_REPEATS, "Participants rated the tool as useful for reading."])
+def test_gate_regenerates_an_attempt_that_left_nothing_and_says_so_in_the_status_only():
+    notes = []
+    body, stats, calls, streamed = run_gate([NEAR_REPEATS, "Participants rated the tool as useful for reading."],
+                                            notes)
     assert calls == [{}, RETRY] and stats.regenerated == ["Results"]
     assert "[p. 4]" in body and not quality.repeated_phrases(body)
-    assert "writing it again" in streamed
+    assert any("writing it again" in n for n in notes)
+    assert streamed == body and "writing it again" not in streamed and "[Results" not in streamed
 
 
 def test_gate_makes_a_twice_failing_section_extractive():
@@ -180,6 +188,23 @@ def test_gate_makes_a_twice_failing_section_extractive():
     assert len(calls) == 2 and stats.extractive_sections == ["Results"]
     assert body.startswith(extractive.NOTE) and "“" in body and CITATION.search(body)
     assert not quality.repeated_phrases(body)
-    assert "supported share 0/1" in stats.failures["Results"][1]
-    assert "quoting the paper instead" in streamed
+    assert "no supported sentence" in stats.failures["Results"][1]
+    assert streamed == body and "quoting the paper instead" not in streamed
     assert stats.to_json()["extractive_sections"] == ["Results"] and stats.cited == stats.sentences
+
+
+def test_two_repeats_in_a_row_stop_the_generation_and_are_not_shown():
+    from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
+    from paperdesk.core.cancel import CancelToken
+
+    user = CancelToken()
+    stop = StopToken(user)
+    shown = []
+    gate = SentenceGate(grounder(), shown.append, stop.cancel)
+    for sentence in ["Highlighted citations helped participants find relevant work faster. ",
+                     "Highlighted citations helped participants find relevant work again. ",
+                     "Highlighted citations helped participants find relevant work once more. "]:
+        gate.feed(sentence)
+    gate.finish(complete=True)
+    assert stop.cancelled and not user.cancelled and gate.loops == 2
+    assert gate.kept == 1 and "".join(shown) == gate.text

@@ -1,10 +1,11 @@
 """Page citations for summary sentences, placed by code: each sentence against the chunks it came from.
 
-The same test as answers (attribution.py): a sentence is supported by a chunk
-when its embedding is close to the chunk's and it shares content words with
-it, and every number it states is on that chunk. A supported sentence gets
-`[p. N]` (or `[pp. N-M]` when the words span pages); the model's own page
-citations stay only when a chunk on that page supports the sentence.
+A sentence is supported by a chunk when its embedding is close to the
+chunk's, it shares content words with it, and every number, name and DOI it
+states is on that chunk or its page, as are most of its content words
+(claims.py). A supported sentence gets `[p. N]` (or `[pp. N-M]` when the
+words span pages); the model's own page citations stay only when a chunk on
+that page supports the sentence. A sentence nothing supports is dropped.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import numpy as np
 
 from paperdesk.core.agents.attribution import KEEP, SUPPORT, shares_words
 from paperdesk.core.agents.citations import CITATION
-from paperdesk.core.agents.quality import split_sentences, unsupported_numbers, words
+from paperdesk.core.agents.claims import debris, supports
+from paperdesk.core.agents.quality import split_sentences, words
 from paperdesk.core.store import Chunk
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
@@ -33,7 +35,8 @@ class SectionGrounding:
     cited: int = 0
     unsupported: int = 0
     removed: list[int] = field(default_factory=list)  # model citations (pages) no source on that page supports
-    numbers_flagged: list[str] = field(default_factory=list)  # sentences whose numbers the cited page lacks
+    numbers_flagged: list[str] = field(default_factory=list)  # sentences whose numbers/names the page lacks
+    dropped: list[tuple[str, str]] = field(default_factory=list)  # (sentence, why) no source supports
 
     @property
     def share(self) -> float:
@@ -56,8 +59,10 @@ def page_mark(first: int, last: int) -> str:
 class PageGrounder:
     """Grounds sentences in a fixed set of source chunks (those a section was written from)."""
 
-    def __init__(self, chunks: Sequence[Chunk], vectors: np.ndarray, encode: Encoder, page_text: PageText) -> None:
+    def __init__(self, chunks: Sequence[Chunk], vectors: np.ndarray, encode: Encoder, page_text: PageText,
+                 page_count: int = 0) -> None:
         self.chunks = list(chunks)
+        self.page_count = page_count  # citations past it are dropped (0: no limit known)
         self.vectors = vectors
         self.encode = encode
         self._page_text = page_text
@@ -69,59 +74,72 @@ class PageGrounder:
         return self._pages[number]
 
     def ground(self, text: str) -> SectionGrounding:
-        """Check the model's page citations and cite every supported sentence; count the rest."""
-        lines = [split_sentences(line) for line in text.splitlines()]
+        """Check the model's page citations, cite every supported sentence and drop the rest (counted)."""
+        lines = [split_sentences(debris(line)) for line in text.splitlines()]
         flat = [s for line in lines for s in line]
         out = SectionGrounding(text)
-        if not flat or not self.chunks:
-            out.sentences, out.unsupported = len(flat), len(flat)
-            return out
-        sims = self.encode([CITATION.sub("", s) for s in flat]) @ self.vectors.T
-        done: list[str] = []
-        for i, sentence in enumerate(flat):
-            done.append(self._one(sentence, sims[i], out))
-        # Keep the section's lines (bullets stay bullets).
+        done = [self.ground_sentence(s, out) for s in flat]
         rebuilt, k = [], 0
-        for line in lines:
-            rebuilt.append(" ".join(done[k : k + len(line)]))
+        for line in lines:  # keep the section's lines (bullets stay bullets)
+            rebuilt.append(" ".join(d for d in done[k : k + len(line)] if d))
             k += len(line)
         out.text = "\n".join(r for r in rebuilt if r.strip())
-        out.sentences = len(flat)
         return out
 
-    def _one(self, sentence: str, sims: np.ndarray, out: SectionGrounding) -> str:
-        bare = CITATION.sub("", sentence)
+    def ground_sentence(self, sentence: str, out: SectionGrounding) -> str | None:
+        """The sentence with its checked page citation, or None when no source chunk supports it.
+
+        Supported: close in meaning to a chunk, sharing content words with it,
+        and every number, name and DOI it states on that chunk or its page
+        (claims.supports). The model's own citation stays when a chunk on that
+        page supports the sentence; otherwise the best supporting chunk's page
+        is cited. Whatever no chunk supports is dropped, and `out` says why.
+        """
+        out.sentences += 1
+        bare = CITATION.sub("", debris(sentence))
         bare = re.sub(r"\s+([.,;:!?])", r"\1", bare).strip()
+        if not words(bare) or not self.chunks:
+            out.unsupported += 1
+            out.dropped.append((bare, "no source"))
+            return None
+        sims = self.encode([bare])[0] @ self.vectors.T
         kept: list[str] = []
+        why = ""
         for match in CITATION.finditer(sentence):
             first, last = int(match.group(1)), int(match.group(2) or match.group(1))
+            if self.page_count and last > self.page_count:
+                out.removed.extend(range(first, last + 1) if 0 <= last - first < 20 else [first])
+                continue
             on_page = [j for j, c in enumerate(self.chunks) if c.page_start <= last and first <= c.page_end]
             close = [j for j in on_page if sims[j] >= KEEP and shares_words(bare, self.chunks[j].text)]
-            if close and any(self._numbers_ok(bare, self.chunks[j], first, last) for j in close):
+            verdicts = [self._supports(bare, self.chunks[j], first, last) for j in close]
+            if any(ok for ok, _ in verdicts):
                 kept.append(match.group(0))
                 continue
-            if close and bare not in out.numbers_flagged:
-                out.numbers_flagged.append(bare)  # on the page, but with numbers the page does not state
+            why = next((w for ok, w in verdicts if not ok), why)
             out.removed.extend(range(first, last + 1) if 0 <= last - first < 20 else [first])
         if kept:
             out.cited += 1
             return cite(bare, " ".join(dict.fromkeys(kept)))
-        best = int(np.argmax(sims))
-        chunk = self.chunks[best]
-        if sims[best] < SUPPORT or not shares_words(bare, chunk.text):
-            out.unsupported += 1
-            return bare
-        if unsupported_numbers(bare, chunk.text):
-            if bare not in out.numbers_flagged:
-                out.numbers_flagged.append(bare)
-            out.unsupported += 1
-            return bare
-        first, last = self.pages_for(bare, chunk)
-        out.cited += 1
-        return cite(bare, page_mark(first, last))
+        for j in [int(i) for i in np.argsort(-sims)[:3]]:
+            chunk = self.chunks[j]
+            if sims[j] < SUPPORT or not shares_words(bare, chunk.text):
+                break
+            first, last = self.pages_for(bare, chunk)
+            ok, reason = self._supports(bare, chunk, first, last)
+            if ok:
+                out.cited += 1
+                return cite(bare, page_mark(first, last))
+            why = why or reason
+        if why.startswith("not on the page") and bare not in out.numbers_flagged:
+            out.numbers_flagged.append(bare)  # close to a page, with numbers or names the page does not state
+        out.unsupported += 1
+        out.dropped.append((bare, why or "no close source"))
+        return None
 
-    def _numbers_ok(self, sentence: str, chunk: Chunk, first: int, last: int) -> bool:
-        return not unsupported_numbers(sentence, chunk.text + " " + self.page(first) + " " + self.page(last))
+    def _supports(self, sentence: str, chunk: Chunk, first: int, last: int) -> tuple[bool, str]:
+        pages = " ".join(self.page(p) for p in dict.fromkeys((first, last)))
+        return supports(sentence, chunk.text, pages)
 
     def pages_for(self, sentence: str, chunk: Chunk) -> tuple[int, int]:
         """The page of `chunk` whose text shares most words with the sentence (both when they tie)."""

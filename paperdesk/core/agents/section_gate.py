@@ -1,10 +1,12 @@
-"""One summary section through the gate: generate, check, ground; regenerate once; else quote the paper.
+"""One summary section through the gate: stream checked sentences; regenerate once; else quote the paper.
 
 The summarizer (summaries and `improve`) hands each section's generation to
-`gated_section`: leaked scaffolding is removed, a loop or enumeration or a
-low supported share fails the attempt, the second attempt uses other
-sampling settings, and a second failure makes the section extractive. What
-happened is added to a `GroundingStats`, which `summarize --json` reports.
+`gated_section`: each sentence is checked as it is finished
+(sentence_stream.py: leaks, loops and unsupported sentences are dropped, the
+rest cited by code), so only checked text is streamed. An attempt that
+leaves no sentence is written again with other sampling settings, and a
+second such attempt makes the section extractive. What happened is added to
+a `GroundingStats`, which `summarize --json` reports.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from paperdesk.core.agents import extractive, quality
-from paperdesk.core.agents.attribution import trim_loops
 from paperdesk.core.agents.page_grounding import PageGrounder, SectionGrounding
+from paperdesk.core.agents.sentence_stream import SentenceGate
 
 # Sampling for the second attempt: hotter, with a strong penalty on repeated tokens, another seed.
 RETRY = {"temperature": 0.7, "repeat_penalty": 1.3, "seed_offset": 1000}
@@ -24,85 +26,103 @@ RETRY = {"temperature": 0.7, "repeat_penalty": 1.3, "seed_offset": 1000}
 class GroundingStats:
     """How a summary's sentences are grounded, over all its sections."""
 
-    sentences: int = 0
+    sentences: int = 0  # sentences shown (generated and kept, or quoted)
     cited: int = 0
-    unsupported: int = 0
+    unsupported: int = 0  # generated sentences no source supports, dropped
+    generated: int = 0  # the model's sentences, kept or dropped, over every attempt
+    kept: int = 0  # the model's sentences shown
+    dropped: int = 0
+    loops_dropped: int = 0
     removed: int = 0  # the model's page citations that no source on that page supports
     extractive_sections: list[str] = field(default_factory=list)
     regenerated: list[str] = field(default_factory=list)
     leaks_removed: int = 0
     numbers_flagged: int = 0
     failures: dict[str, list[str]] = field(default_factory=dict)  # heading -> why its attempts failed
+    dropped_sentences: list[tuple[str, str]] = field(default_factory=list)  # (sentence, why), for benches
 
-    def add(self, grounding: SectionGrounding) -> None:
-        self.sentences += grounding.sentences
-        self.cited += grounding.cited
+    def add(self, grounding: SectionGrounding, shown: bool = True) -> None:
+        """Count one attempt's sentences; `shown` when its kept sentences are the section's text."""
+        self.generated += grounding.sentences
         self.unsupported += grounding.unsupported
+        self.dropped += len(grounding.dropped)
+        self.dropped_sentences += grounding.dropped
         self.removed += len(grounding.removed)
         self.numbers_flagged += len(grounding.numbers_flagged)
+        if shown:
+            self.kept += grounding.cited
+            self.sentences += grounding.cited
+            self.cited += grounding.cited
 
     @property
     def supported_share(self) -> float:
+        """Share of the shown sentences a source supports (each is cited, or it would not be shown)."""
         return quality.supported_share(self.cited, self.sentences)
+
+    @property
+    def kept_share(self) -> float:
+        """Share of the model's sentences (every attempt) that passed the support check and were shown."""
+        return quality.supported_share(self.kept, self.generated)
 
     def to_json(self) -> dict[str, Any]:
         return {"sentences": self.sentences, "cited": self.cited, "unsupported": self.unsupported,
+                "generated": self.generated, "kept": self.kept, "dropped": self.dropped, "loops_dropped": self.loops_dropped,
+                "kept_share": round(self.kept_share, 3),
                 "removed": self.removed, "extractive_sections": self.extractive_sections,
                 "regenerated": self.regenerated, "leaks_removed": self.leaks_removed,
                 "numbers_flagged": self.numbers_flagged, "supported_share": round(self.supported_share, 3),
                 "supported_min": quality.SUPPORTED_MIN, "failures": self.failures}
 
 
-def judge(raw: str, grounder: PageGrounder) -> tuple[SectionGrounding, list[str], int]:
-    """Ground one attempt; return it, why it fails (empty when it passes) and the leaks removed."""
-    verdict = quality.check(raw)
-    grounding = grounder.ground(verdict.text)
-    reasons = list(verdict.reasons)
-    if not reasons and (grounding.cited == 0 or grounding.share < quality.SUPPORTED_MIN):
-        reasons.append(f"supported share {grounding.cited}/{grounding.sentences} below {quality.SUPPORTED_MIN}")
-    return grounding, reasons, verdict.leaks_removed
-
-
 def gated_section(
-    attempt: Callable[[dict[str, Any]], tuple[str, bool]],
+    attempt: Callable[[dict[str, Any], SentenceGate], bool],
     grounder: PageGrounder,
     key: str,
     heading: str,
     stats: GroundingStats,
     emit: Callable[[str], None],
     used: set[str],
+    note: Callable[[str], None] = lambda _m: None,
+    keep: str | None = None,
 ) -> str:
-    """The checked body of one section.
+    """The checked body of one section, streamed through `emit` sentence by sentence as it passes.
 
-    `attempt(options)` generates the section once ({} first, RETRY second) and
-    returns (text, cancelled). A cancelled attempt is kept as it stands, only
-    cleaned and grounded: the revision is stored as interrupted.
+    `attempt(options, gate)` generates the section once ({} first, RETRY
+    second), feeding its tokens to `gate`, and returns whether the user
+    cancelled. An attempt with no supported sentence has shown nothing, so it
+    is written again, and a second such attempt makes the section the
+    paper's own key sentences, or, when `keep` is given (an improve's
+    current text of the section), that text as it was. What happened goes
+    to `note` (the status line), never into the section's text.
     """
     failures: list[str] = []
     for options in ({}, RETRY):
         if options:
             stats.regenerated.append(heading)
-            emit(f"\n[{heading}: {failures[-1]}; writing it again]\n")
-        raw, cancelled = attempt(options)
-        grounding, reasons, leaks = judge(raw, grounder)
-        stats.leaks_removed += leaks
-        if cancelled or not reasons:
-            stats.add(grounding)
-            return grounding.text
-        failures.append("; ".join(reasons))
-        stats.removed += len(grounding.removed)  # reported even though the attempt is dropped
-        stats.numbers_flagged += len(grounding.numbers_flagged)
+            note(f"{heading}: {failures[-1]}; writing it again")
+        gate = SentenceGate(grounder, emit)
+        cancelled = attempt(options, gate)
+        stats.leaks_removed += gate.leaks
+        stats.loops_dropped += gate.loops
+        stats.generated += gate.loops
+        shown = cancelled or bool(gate.kept)
+        stats.add(gate.grounding, shown)
+        if shown:
+            return gate.text
+        failures.append(gate.why())
     stats.failures[heading] = failures
+    if keep is not None:
+        note(f"{heading}: {failures[-1]}; keeping it as it was")
+        emit(keep)
+        return keep
     quotes = extractive.key_sentences(grounder.chunks, grounder.vectors, extractive.PURPOSES.get(key, heading),
                                       grounder.encode, grounder.pages_for, used=used)
     if not quotes:
-        # Nothing quotable: keep the last attempt, cleaned, rather than an empty section.
-        grounding, _reasons, _leaks = judge(trim_loops(quality.check(raw).text), grounder)
-        stats.add(grounding)
-        return grounding.text
+        return ""
     body = extractive.render(quotes)
     stats.extractive_sections.append(heading)
     stats.sentences += len(quotes)
     stats.cited += len(quotes)
-    emit(f"\n[{heading}: {failures[-1]}; quoting the paper instead]\n{body}\n")
+    note(f"{heading}: {failures[-1]}; quoting the paper instead")
+    emit(body)
     return body

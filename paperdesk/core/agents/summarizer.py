@@ -3,12 +3,12 @@
 Map: a handful of representative excerpts (one per body section, references
 and front matter skipped) each become bullet notes with page numbers.
 Reduce: each summary section (problem, method, results, limitations) is
-written from the notes and streamed, so the first words appear after the
-first section's prompt. Each section then passes the quality gate and is
-grounded in the chunks it was written from (section_gate.py): page citations
-are placed by code, loops and leaks fail a section, which is written again
-once and else quoted from the paper. Every result is stored as a revision:
-draft when finished, interrupted when cancelled.
+written from the notes and streamed sentence by sentence, each sentence
+shown only once it is grounded in the chunks it was written from
+(section_gate.py, sentence_stream.py): page citations are placed by code,
+leaks, repeats and unsupported sentences are dropped, and a section left
+empty is written again once and else quoted from the paper. Every result is
+stored as a revision: draft when finished, interrupted when cancelled.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from paperdesk.core.agents.citations import CITATION, check_citations
+from paperdesk.core.agents.improve_scope import same_sections, sections_for, unchanged_reason
 from paperdesk.core.agents.page_grounding import PageGrounder
 from paperdesk.core.agents.section_gate import GroundingStats, gated_section
+from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.llm.backend import Backend, generate
 from paperdesk.core.llm.repeats import drop_repeats
@@ -44,9 +46,11 @@ class SummaryResult:
     cancelled: bool
     timings: dict[str, float] = field(default_factory=dict)
     grounding: GroundingStats = field(default_factory=GroundingStats)
+    unchanged: str = ""  # why `improve` stored no new revision ("" when it did)
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": self.citations, "revision": self.revision.revision,
+                **({"unchanged": self.unchanged} if self.unchanged else {}),
                 "status": self.revision.status, "removed_citations": self.removed_citations,
                 "grounding": self.grounding.to_json(),
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
@@ -114,8 +118,10 @@ class Summarizer:
         if missing:
             stored.update(zip((c.id for c in missing), self.embedder.encode([c.text for c in missing])))
         vectors = np.stack([stored[c.id] for c in chunks]) if chunks else np.zeros((0, 1), dtype=np.float32)
+        paper = self.store.get_paper(paper_id)
         return PageGrounder(chunks, vectors, self.embedder.encode,
-                            lambda page: self.store.page_text(paper_id, page) or "")
+                            lambda page: self.store.page_text(paper_id, page) or "",
+                            paper.page_count if paper else 0)
 
     def summarize(
         self,
@@ -151,7 +157,7 @@ class Summarizer:
                 prompt = f"{dialogue.strip()}\n\n{prompt}"
             grounder = opening_grounder if n == 1 else rest_grounder
             body = self._section(heading, prompt, "Notes on", n, emit, token, timings, start,
-                                 grounder, section, stats, used)
+                                 grounder, section, stats, used, progress)
             parts.append(f"\n## {heading}\n{body}\n")
             if progress is not None:
                 progress(Progress("reduce", n, len(SECTIONS), "sections"))
@@ -199,8 +205,11 @@ class Summarizer:
         on_token: Callable[[str], None] | None = None,
         cancel: CancelToken | None = None,
         dialogue: str = "",
+        progress: ProgressCallback | None = None,
     ) -> SummaryResult:
-        """A new revision: each section rewritten from the current one, the feedback and `sources`.
+        """A new revision: the sections the feedback is about rewritten from the current ones, the feedback
+        and `sources`; the others kept as they are. A rewrite that does not hold up keeps the section's old
+        text, and a revision identical to the current one is not stored (`unchanged` says why).
 
         `dialogue` is the optional "User dialogue" block (issue 15), put before each section's prompt."""
         from paperdesk.core.errors import PaperdeskError
@@ -223,25 +232,32 @@ class Summarizer:
         excerpts = pick_excerpts(self.store.chunks_of(paper_id))
         grounder = self.grounder(paper_id, list(sources[:3]) + excerpts)
         stats, used = GroundingStats(), set()
+        targets = sections_for(feedback, [key for key, _ in SECTIONS])
         for n, (section, heading) in enumerate(SECTIONS, start=1):
-            if token.cancelled:
-                break
             old = old_sections.get(heading, "")
+            if token.cancelled or (section not in targets and old):
+                emit(f"\n## {heading}\n{old}")  # not what the feedback is about: kept as it was
+                parts.append(f"\n## {heading}\n{old}\n")
+                continue
             prompt = render("improve_section", title=paper.title, sources=source_text, section=section,
                             old=old or "(empty)", feedback=feedback.strip(), heading=heading)
             if dialogue.strip():
                 prompt = f"{dialogue.strip()}\n\n{prompt}"
             text = self._section(heading, prompt, "Passages from", n, emit, token, timings, start,
-                                 grounder, section, stats, used)
+                                 grounder, section, stats, used, progress, keep=old or None)
             parts.append(f"\n## {heading}\n{text or old}\n")
         timings["total_s"] = time.perf_counter() - start
         supported = {p for c in grounder.chunks for p in range(c.page_start, c.page_end + 1)}
         supported |= {int(m.group(1)) for m in CITATION.finditer(current.text)}
         checked = check_citations("".join(parts), paper.page_count, supported)
-        revision = self.store.add_revision(paper_id, checked.text, "interrupted" if token.cancelled else "draft")
         chunks = sources + [c for c in self.store.chunks_of(paper_id)]
         citations = [self._citation(page, chunks) for page in dict.fromkeys(checked.kept)]
         stats.removed += len(checked.removed)
+        if same_sections(split_sections(checked.text), old_sections) and not token.cancelled:  # nothing new: no revision to store
+            reason = unchanged_reason([h for k, h in SECTIONS if k in targets], stats.failures, current.revision)
+            return SummaryResult(current.text, current, citations, checked.removed, False, timings, stats,
+                                 unchanged=reason)
+        revision = self.store.add_revision(paper_id, checked.text, "interrupted" if token.cancelled else "draft")
         return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings, stats)
 
     def _section(
@@ -258,22 +274,32 @@ class Summarizer:
         key: str,
         stats: GroundingStats,
         used: set[str],
+        note: ProgressCallback | None = None,
+        keep: str | None = None,
     ) -> str:
-        """Stream one '## heading' section; return its body as the quality gate and grounding leave it."""
+        """Stream one '## heading' section, sentence by sentence as each passes the gate; return its body."""
         header = f"\n## {heading}\n"
         emit(header)
 
-        def attempt(options: dict[str, Any]) -> tuple[str, bool]:
+        def shown(text: str) -> None:
+            timings.setdefault("first_token_s", time.perf_counter() - start)
+            emit(text)
+
+        def attempt(options: dict[str, Any], gate: SentenceGate) -> bool:
+            stop = StopToken(token)
+            gate.on_stop = stop.cancel
             result = generate(self.backend, make_request(
                 self.backend, prompt, max_tokens=self.section_tokens, stop=["\n#", "\n\n\n", prompt_start],
                 temperature=options.get("temperature", 0.3), seed=seed + options.get("seed_offset", 0),
-                repeat_penalty=options.get("repeat_penalty")),
-                on_token=lambda t: (emit(t), timings.setdefault("first_token_s", time.perf_counter() - start)),
-                cancel=token)
-            kept = [ln for ln in drop_repeats(result.text).splitlines() if CITATION.sub("", ln).strip(" -*#\t")]
-            return "\n".join(kept).strip(), result.cancelled
+                repeat_penalty=options.get("repeat_penalty")), on_token=gate.feed, cancel=stop)
+            gate.finish(complete=result.finish_reason == "stop")
+            return token.cancelled
 
-        return gated_section(attempt, grounder, key, heading, stats, emit, used)
+        def status(message: str) -> None:
+            if note is not None:
+                note(Progress(message, seed, len(SECTIONS), "sections"))
+
+        return gated_section(attempt, grounder, key, heading, stats, shown, used, status, keep)
 
     @staticmethod
     def _citation(page: int, excerpts: list[Chunk]) -> dict[str, Any]:

@@ -123,7 +123,8 @@ def _improve_summary(desk: "Desk", command: Command) -> Outcome:
     sources = desk.library.passages(command.text, k=3, papers=[paper.id])
     result = new_paper.summarizer(desk).improve(paper.id, command.text, sources,
                                                 on_token=desk.token_stream("summary", paper.title),
-                                                cancel=desk.cancel_token, dialogue=desk.dialogue_block())
+                                                cancel=desk.cancel_token, dialogue=desk.dialogue_block(),
+                                                progress=desk.progress)
     return new_paper.summary_outcome(desk, command, result)
 
 

@@ -71,6 +71,8 @@ def write_summary(desk: "Desk", command: Command, paper: "Paper") -> Outcome:
 def summary_outcome(desk: "Desk", command: Command, result) -> Outcome:
     view = desk.draft_view()
     rev = result.revision
+    if getattr(result, "unchanged", ""):  # improve: the rewrite said nothing new; nothing was stored
+        return Outcome(command.raw, "ok", result.unchanged, view)
     note = f"revision {rev.revision}"
     if result.cancelled:
         note += " kept as interrupted (improve <feedback> continues it, save keeps it)"

@@ -15,6 +15,7 @@ from paperdesk.core.errors import CancelledError
 from paperdesk.core.handlers.plans import _dialogue, plan_view, researcher, tracker
 from paperdesk.core.progress import Progress
 from paperdesk.core.research.plan import COMPLETED, FAILED, IN_PROGRESS, SKIPPED, Plan
+from paperdesk.core.research.synthesizer import step_counts
 from paperdesk.core.session import DraftRef, ResultItem
 from paperdesk.core.views import AgentActed, Outcome, PlanUpdated, ProgressUpdated
 
@@ -127,7 +128,9 @@ def _finish(desk: "Desk", command: Command, result: "ResearchResult", progress: 
     desk.publish_results()
     if result.run_id is not None:
         desk.emit(PlanUpdated(plan_view(desk, result.plan, run_id=result.run_id), "research finished"))
-    note = (f"revision {revision.revision}; {len(result.steps)} step(s), cites {len(result.citations)} passage(s)"
+    planned, checks = step_counts(result.plan, result.steps)
+    also = f" and {checks} check search(es)" if checks else ""
+    note = (f"revision {revision.revision}; {planned} step(s){also}, cites {len(result.citations)} passage(s)"
             f" in {result.timings.get('total_s', 0.0):.1f} s")
     if result.unanswered:
         note += f"; unanswered: {'; '.join(result.unanswered)}"

@@ -3,8 +3,9 @@
 The check lists every sub-question that stayed unsupported. If that is all of
 them but the steps did find passages about the research question, the report
 should not be empty (and cite nothing): it quotes the sentences of those
-passages closest to the question, each with its [n], marked as quoted. Nothing
-is generated, so nothing is invented; the unanswered list stays as it is.
+passages closest to the question, each with its [n], after one line saying
+which questions no generated answer held up for (the report lists them
+nowhere else). Nothing is generated, so nothing is invented.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from paperdesk.core.agents.attribution import SOURCE_REF, extract
 from paperdesk.core.library import Library
 from paperdesk.core.research.synthesizer import Section
 
-NOTE = "quoted from the papers: no generated answer to the sub-questions was supported by its passages"
+NOTE = ("No generated answer held up against its passages, for: {questions}. Quoted instead: the papers' own "
+        "sentences closest to the question")
 K = 4  # passages the quotes are taken from
 QUOTES = 3
 
@@ -38,8 +40,12 @@ def passages_in(results: dict[str, Any]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def quoted_section(library: Library, question: str, results: dict[str, Any]) -> Section | None:
-    """A section quoting the found passages' sentences closest to `question`; None when none is about it."""
+def quoted_section(library: Library, question: str, results: dict[str, Any],
+                   unanswered: list[str] | None = None) -> Section | None:
+    """A section quoting the found passages' sentences closest to `question`; None when none is about it.
+
+    Its lead says first which questions no generated answer held up for, so the report says it once
+    (the caller lists them nowhere else)."""
     pool = passages_in(results)
     if not pool:
         return None
@@ -59,7 +65,7 @@ def quoted_section(library: Library, question: str, results: dict[str, Any]) -> 
     answer = {"question": question, "text": text, "supported": True, "fallback": True,
               "citations": [_citation(n, kept[n - 1], texts[n - 1]) for n in used],
               "sources": [{**p, "text": t} for p, t in zip(kept, texts)]}
-    return Section(question, answer, NOTE)
+    return Section(question, answer, lead=NOTE.format(questions="; ".join(unanswered or [question])))
 
 
 def _citation(n: int, p: dict[str, Any], text: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from paperdesk.core.research import plan_edit
 from paperdesk.core.research.engine import CHECK_BASE, Event, EventSink, Execution, Executor, reformulate
 from paperdesk.core.research.plan import COMPLETED, FAILED, Plan, PlanError, validate
 from paperdesk.core.research.planner import Planner
+from paperdesk.core.research.quote_pages import place_quote
 from paperdesk.core.research.quoted import quoted_section
 from paperdesk.core.research.synthesizer import Section, Synthesis, lists_of, sections_of, step_sections
 from paperdesk.core.research.tools import Tool, ToolContext
@@ -157,7 +158,7 @@ class Researcher:
         emit = on_event or (lambda e: None)
         cancel = cancel or CancelToken()
         out = Execution()
-        synthesis = Synthesis(plan, lambda piece: emit(Event("token", text=piece)))
+        synthesis = Synthesis(plan, lambda piece: emit(Event("token", text=piece)), self._quote_placer())
         by_id = {s.id: s for s in plan.steps}
 
         def on_step(event: Event) -> None:
@@ -179,8 +180,9 @@ class Researcher:
             retried, unanswered = self._check(run_id, plan, out, executor)
             for section in retried:
                 synthesis.section(section)
+            quoted = None
             if not synthesis.questions and unanswered and self.library is not None:  # nothing held up: quote
-                quoted = quoted_section(self.library, plan.query, out.results)
+                quoted = quoted_section(self.library, plan.query, out.results, unanswered)
                 if quoted is not None:
                     synthesis.section(quoted, alone=True)
         except CancelledError:
@@ -197,7 +199,9 @@ class Researcher:
         steps = self._steps(run_id, plan)
         timings = {"steps_s": steps_s, "check_s": check_s}
         synth_start = time.perf_counter()
-        report = synthesis.finish(unanswered, steps, timings, notes=out.notes, lists=lists_of(plan, out.results))
+        # the quoted section's lead already names the unanswered questions: one report says it once
+        report = synthesis.finish([] if quoted is not None else unanswered, steps, timings, notes=out.notes,
+                                  lists=lists_of(plan, out.results))
         timings["synthesis_s"] = time.perf_counter() - synth_start
         timings["total_s"] = time.perf_counter() - start
         self.tracker.finish_run(run_id, COMPLETED, report.text, timings)
@@ -245,6 +249,18 @@ class Researcher:
             return None
         self.tracker.complete(run_id, step_id, WHOLE, result, time.perf_counter() - started)
         return result
+
+    def _quote_placer(self) -> Any:
+        """Each citation's quote checked against the cited page (None without a library to read pages from)."""
+        store = getattr(self.library, "store", None)
+        if store is None:
+            return None
+
+        def place(paper_id: str, page: int, quote: str) -> tuple[int, str]:
+            paper = store.get_paper(paper_id)
+            return place_quote(paper_id, page, quote, store.page_text, paper.page_count if paper else page)
+
+        return place
 
     def _steps(self, run_id: int, plan: Plan) -> list[dict[str, Any]]:
         tools = {s.id: s.tool for s in plan.steps}

@@ -25,6 +25,10 @@ class Section:
     question: str
     answer: dict[str, Any]  # an `answer` tool result
     note: str = ""  # e.g. "answered after reformulating as ..."
+    lead: str = ""  # said before the text (a quoted section says first that no generated answer held up)
+
+
+QuotePlacer = Callable[[str, int, str], "tuple[int, str]"]  # (paper id, page, quote) -> (page, quote)
 
 
 @dataclass
@@ -56,9 +60,10 @@ def lists_of(plan: Plan, results: dict[str, Any]) -> list[dict[str, Any]]:
 
 def synthesize(plan: Plan, sections: list[Section], unanswered: list[str], steps: list[dict[str, Any]],
                timings: dict[str, float], on_text: Callable[[str], None] | None = None,
-               notes: list[str] | None = None, lists: list[dict[str, Any]] | None = None) -> Report:
+               notes: list[str] | None = None, lists: list[dict[str, Any]] | None = None,
+               place: QuotePlacer | None = None) -> Report:
     """Assemble and stream the report; returns its text and the citations behind every [n]."""
-    synthesis = Synthesis(plan, on_text)
+    synthesis = Synthesis(plan, on_text, place)
     for section in sections:
         synthesis.section(section, alone=len(sections) == 1)
     return synthesis.finish(unanswered, steps, timings, notes, lists)
@@ -72,8 +77,10 @@ class Synthesis:
     the lists, the unanswered questions, the sources and the "how" block.
     """
 
-    def __init__(self, plan: Plan, on_text: Callable[[str], None] | None = None) -> None:
+    def __init__(self, plan: Plan, on_text: Callable[[str], None] | None = None,
+                 place: QuotePlacer | None = None) -> None:
         self.plan = plan
+        self.place = place  # checks each citation's quote against its page (quote_pages.place_quote)
         self.emit = on_text or (lambda piece: None)
         self.parts: list[str] = []
         self.numbers: dict[int, int] = {}  # chunk id -> report-wide [n]
@@ -93,10 +100,11 @@ class Synthesis:
     def section(self, section: Section, alone: bool | None = None) -> None:
         """Add one answered sub-question (renumbered into the report's sources) and stream it."""
         alone = self.single if alone is None else alone
-        text = _renumber(section.answer, self.numbers, self.citations, self.sources)
+        text = _renumber(section.answer, self.numbers, self.citations, self.sources, self.place)
         same = alone and section.question.rstrip("?. ").lower() == self.plan.query.rstrip("?. ").lower()
         self.questions.append(section.question)
-        self.put(f"{text}\n" if same else f"## {section.question}\n\n{text}\n")
+        lead = f"_{section.lead}_\n\n" if section.lead else ""
+        self.put(f"{lead}{text}\n" if same else f"## {section.question}\n\n{lead}{text}\n")
         if section.note:
             self.put(f"\n_{section.note}_\n")
         self.put("\n")
@@ -114,8 +122,10 @@ class Synthesis:
                 continue
             put(f"## {found['kind'].capitalize()} names in the passages\n\n")
             for item in found["items"]:
-                put(f"- {item['item']} [{_number(item['passage'], numbers, citations)}]\n")
+                put(f"- {item['item']} [{_number(item['passage'], numbers, citations, self.place)}]\n")
             put("\n")
+        written = {q.rstrip("?. ").lower() for q in self.questions}
+        unanswered = [q for q in unanswered if q.rstrip("?. ").lower() not in written]  # answered above: not twice
         if unanswered:
             put("## Not answered\n\nNo passage in the library supports an answer to:\n")
             for question in unanswered:
@@ -132,21 +142,26 @@ class Synthesis:
         return Report("".join(self.parts).rstrip() + "\n", citations, self.sources)
 
 
-def _number(p: dict[str, Any], numbers: dict[int, int], citations: list[dict[str, Any]]) -> int:
-    """The report-wide [n] of a passage, adding it to the sources when it is new."""
+def _number(p: dict[str, Any], numbers: dict[int, int], citations: list[dict[str, Any]],
+            place: QuotePlacer | None = None) -> int:
+    """The report-wide [n] of a passage, adding it to the sources when it is new (its quote checked against
+    its page by `place`: the page that holds the quote is cited, a quote no page holds is dropped)."""
     if p["chunk_id"] not in numbers:
         numbers[p["chunk_id"]] = len(numbers) + 1
+        page, quote = int(p["page"]), p.get("quote", "")
+        if place is not None and quote:
+            page, quote = place(p["paper_id"], page, quote)
         citations.append({"n": numbers[p["chunk_id"]], "paper_id": p["paper_id"], "title": p.get("title", ""),
-                          "page": p["page"], "chunk_id": p["chunk_id"], "quote": p.get("quote", ""),
+                          "page": page, "chunk_id": p["chunk_id"], "quote": quote,
                           **({"via": p["via"]} if p.get("via") else {})})
     return numbers[p["chunk_id"]]
 
 
 def _renumber(answer: dict[str, Any], numbers: dict[int, int], citations: list[dict[str, Any]],
-              sources: list[dict[str, Any]]) -> str:
+              sources: list[dict[str, Any]], place: QuotePlacer | None = None) -> str:
     local = {int(c["n"]): c for c in answer.get("citations", [])}
     for c in local.values():
-        _number(c, numbers, citations)
+        _number(c, numbers, citations, place)
     seen = {s["chunk_id"] for s in sources}
     for p in answer.get("sources", []):
         if p["chunk_id"] not in seen:
@@ -161,12 +176,20 @@ def _renumber(answer: dict[str, Any], numbers: dict[int, int], citations: list[d
     return SOURCE_REF.sub(swap, answer.get("text", "")).strip()
 
 
+def step_counts(plan: Plan, steps: list[dict[str, Any]]) -> tuple[int, int]:
+    """(the plan's steps, the check's extra searches): the numbers the status and the report both say."""
+    ids = {s.id for s in plan.steps}
+    return len(plan.steps), sum(1 for row in steps if row["id"] not in ids)
+
+
 def _how(plan: Plan, steps: list[dict[str, Any]], timings: dict[str, float], notes: list[str]) -> str:
-    lines = ["## How this was researched", "", f"Plan made by {plan.made_by}; {len(plan.steps)} steps."]
+    planned, checks = step_counts(plan, steps)
+    also = f", and {checks} check search{'es' if checks != 1 else ''} for unsupported answers" if checks else ""
+    lines = ["## How this was researched", "", f"Plan made by {plan.made_by}; {planned} steps{also}."]
     by_id = {s.id: s for s in plan.steps}
     for row in steps:
         step = by_id.get(row["id"])
-        what = describe(step) if step else f"{row['id']} {row['tool']}"
+        what = describe(step) if step else "check: searched again for an unsupported answer"
         seconds = f", {row['seconds']:.1f} s" if row.get("seconds") is not None else ""
         error = f": {row['error']}" if row.get("error") else ""
         lines.append(f"- {what}: {row['status']}{seconds}{error}")

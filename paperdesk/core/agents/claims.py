@@ -1,0 +1,134 @@
+"""What a generated sentence claims, checked against the text it cites: numbers, names, DOIs, content words.
+
+A small model writes sentences that sound right and are close in meaning to
+a page, yet say what the page does not ("The paper is part of the book
+chapter ...", "This is similar to 20 years ago ..."). Embedding similarity
+cannot see that, so a sentence is supported only when, besides being close,
+every number, name, DOI and address it states is in the passage, and most of
+its content words are too. `debris` cleans half-written citation markers
+("[p [p. 1].]", "[p.", "[pp. ]") the model leaves behind.
+"""
+
+from __future__ import annotations
+
+import re
+
+from paperdesk.core.agents.citations import CITATION
+from paperdesk.core.agents.quality import _UNITS, unsupported_numbers
+
+COVER_MIN = 0.6  # share of a sentence's content words the passage must contain
+STEM = 5  # words are compared by their first letters, once a suffix is off: "write" matches "writing"
+_SUFFIX = re.compile(r"(?:ations?|ings?|ions?|ers?|ed|es|ly|s|e)$")
+
+_DOI = re.compile(r"\b10\.\d{4,9}/[^\s\]\),;]+", re.I)
+_URL = re.compile(r"\bhttps?://[^\s\]\),;]+|\bwww\.[^\s\]\),;]+", re.I)
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*")
+# Words a summary uses about any paper: they say nothing the page has to state.
+_GENERIC = frozenset(
+    "paper papers author authors study studies work works propose proposes proposed present presents presented "
+    "introduce introduces introduced describe describes described discuss discusses discussed show shows shown "
+    "showed find finds found finding findings result results method methods approach approaches also using used "
+    "use uses based section sections provide provides provided focus focuses focused address addresses addressed "
+    "aim aims main overall further however therefore thus while well new novel various several different "
+    "research researchers article this that these those their there which what when where with from into about "
+    "have has had been being were was will would could should might must more most such some other each both "
+    "they them then than only also very many much include includes including specific specifically key "
+    "important problem limitation limitations way ways help helps allow allows make makes made".split())
+# Capitalised words that are not names when they open a clause.
+_NOT_NAMES = frozenset(
+    "the a an this that these those it its in on of for to and or but we our they their however finally first "
+    "second third then also while although both each as by with from at is are was were be overall moreover "
+    "furthermore additionally specifically instead unlike like table figure fig section appendix equation "
+    "problem method results limitations i".split())
+_HALF_OPEN = re.compile(r"\[\s*pp?\.?\s*(?:\d+\s*(?:[-–]\s*\d*)?)?\s*$")  # "[p. 3" cut off at the end
+
+
+def debris(text: str) -> str:
+    """`text` without malformed or half-written page markers; well-formed "[p. N]" stay."""
+    keep: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        keep.append(match.group(0))
+        return f"\x00{len(keep) - 1}\x00"
+
+    held = CITATION.sub(hold, text)
+    # "[p [p. 1].]" -> the outer "[p" and ".]" are debris once the inner marker is held
+    held = re.sub(r"\[\s*pp?\.?\s*(?=\x00)", "", held)
+    held = re.sub(r"(\x00\d+\x00)([.!?]?)\s*\]", r"\1\2", held)
+    held = re.sub(r"\[\s*pp?\.?\s*(?:\d+\s*[-–]?\s*)?\]?(?=[\s.,;:!?]|$)", "", held)  # "[p.]", "[pp. ]", "[p. 3"
+    held = re.sub(r"\[\s*\]", "", held)
+    held = _HALF_OPEN.sub("", held)
+    out = re.sub(r"\x00(\d+)\x00", lambda m: keep[int(m.group(1))], held)
+    out = re.sub(r"[ \t]+([.,;:!?])", r"\1", out)
+    return re.sub(r"[ \t]{2,}", " ", out).strip()
+
+
+def _stem(word: str) -> str:
+    low = word.lower()
+    return (_SUFFIX.sub("", low) if len(low) > 4 else low)[:STEM]
+
+
+def content_words(sentence: str) -> list[str]:
+    """Lower-case words of 4+ letters that say something about this paper (generic summary words left out)."""
+    bare = CITATION.sub(" ", sentence)
+    return [w.lower() for w in _TOKEN.findall(bare)
+            if len(w) >= 4 and w.lower() not in _GENERIC and w.lower() not in _UNITS]
+
+
+def coverage(sentence: str, passage: str) -> float:
+    """Share of the sentence's content words (by stem) that occur in the passage; 1.0 with none."""
+    mine = content_words(sentence)
+    if not mine:
+        return 1.0
+    theirs = {_stem(w) for w in _TOKEN.findall(passage)}
+    return sum(1 for w in mine if _stem(w) in theirs) / len(mine)
+
+
+def names(sentence: str) -> list[str]:
+    """Names a sentence states: capitalised words inside it, acronyms and words with digits ("S2ORC", "GPT-4")."""
+    bare = CITATION.sub(" ", sentence)
+    found: list[str] = []
+    for i, match in enumerate(_TOKEN.finditer(bare)):
+        word = match.group(0)
+        before = bare[: match.start()].rstrip()
+        opens = i == 0 or before.endswith((".", ":", "!", "?", "“", "\"", "(", "-", "•", "*"))
+        acronym = sum(c.isupper() for c in word) >= 2 or (any(c.isdigit() for c in word) and word[:1].isupper())
+        if acronym or (word[:1].isupper() and not opens and word.lower() not in _NOT_NAMES):
+            found.append(word)
+    return found
+
+
+def _has_name(name: str, passage_words: set[str], passage_lower: str) -> bool:
+    low = name.lower()
+    return low in passage_words or low in passage_lower.replace("\n", " ") and len(low) >= 4
+
+
+def unsupported_claims(sentence: str, passage: str, around: str = "") -> list[str]:
+    """What `sentence` states that `passage` does not: numbers, names, DOIs and addresses ([] when none).
+
+    Numbers may also come from `around` (the passage's page: a chunk can split a figure from its words)."""
+    missing: list[str] = []
+    passage_lower = " ".join(passage.split()).lower()
+    squeezed = passage_lower.replace(" ", "")
+    for ref in _DOI.findall(sentence) + _URL.findall(sentence):
+        if ref.rstrip(".").lower().replace(" ", "") not in squeezed:
+            missing.append(ref.rstrip("."))
+    body = _URL.sub(" ", _DOI.sub(" ", sentence))
+    missing += [f"{n:g}" for n in unsupported_numbers(body, f"{passage} {around}")]
+    passage_words = {w.lower() for w in _TOKEN.findall(passage)}
+    missing += [n for n in names(body) if not _has_name(n, passage_words, passage_lower)]
+    return missing
+
+
+def supports(sentence: str, passage: str, around: str = "") -> tuple[bool, str]:
+    """(passage supports the sentence, why not): its claims are in the passage and most of its words are.
+
+    Only numbers may come from `around` (the rest of the page, whose reference list or footnotes would
+    otherwise lend their words to any sentence)."""
+    missing = unsupported_claims(sentence, passage, around)
+    if missing:
+        return False, "not on the page: " + ", ".join(dict.fromkeys(missing))
+    share = coverage(sentence, passage)
+    if share < COVER_MIN:
+        return False, f"{share:.0%} of its words on the page"
+    return True, ""
