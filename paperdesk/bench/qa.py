@@ -190,8 +190,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         raise QuestionFileError(f"no PDF for {', '.join(absent)} in {paper_dir}; pass --papers DIR")
     home, ids = library_home(settings, pdfs)
     models = [m.strip() for m in (args.models or "").split(",") if m.strip()] or [settings["llm.model_path"]]
-    if args.limit:
-        questions = questions[: args.limit]
+    if args.limit and args.limit < len(questions):  # an even spread over the set, so every paper is asked
+        questions = [questions[i * len(questions) // args.limit] for i in range(args.limit)]
     report: dict[str, Any] = {"questions": str(args.questions), "library": str(home), "models": []}
     lines = []
     for model in models:
