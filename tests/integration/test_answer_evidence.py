@@ -52,3 +52,16 @@ def test_an_answer_the_passages_do_not_support_is_shown_as_not_found(library):
                            question, hits, on_token=streamed.append)
     assert result.not_found and result.text.startswith(answers.NOT_FOUND) and result.citations
     assert "".join(streamed).rstrip().endswith(result.text)
+
+
+def test_the_teacher_never_answers_from_the_reference_list(library):
+    from paperdesk.core.discussion.outline import build_outline
+    from paperdesk.core.discussion.student import Topic
+    from paperdesk.core.discussion.teacher import Teacher
+
+    paper = library.add_pdf(PAPERS / "2302.07302v1.pdf").paper
+    teacher = Teacher(library, FakeLLM(""), build_outline(library.store, paper.id, paper.title))
+    for question, topic in ((BIBLIOGRAPHIC, Topic("section", "References", section="References")),
+                            ("What problem does the paper address?", Topic("section", "Introduction"))):
+        sections = {s.section for s in teacher.gather(question, topic)}
+        assert sections and not {"References", "Front matter"} & sections, sections
