@@ -159,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "shell", "http", "export", "sse",
                                                        "input", "rebuild", "copied", "dispatch"))
     p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("qa", help="paper-QA: correct answers, on-target citations, answer time, per model")
+    p.add_argument("--questions", required=True, type=Path, help="JSON Lines of questions (see tests/fixtures/qa_dev.jsonl)")
+    p.add_argument("--papers", type=Path, help="folder of the questions' PDFs (default: papers/ beside the file)")
+    p.add_argument("--models", help="comma-separated GGUF paths (or model names) to compare; default: the configured one")
+    p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the set")
+    p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--json", action="store_true")

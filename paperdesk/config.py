@@ -140,7 +140,7 @@ KEYS: tuple[Key, ...] = (
     Key("summary.section_tokens", int, 90, _positive, "tokens per summary section"),
     Key("summary.map_tokens", int, 80, _positive, "tokens of notes per excerpt"),
     Key("answer.k", int, 5, _positive, "passages a sem-search answer is written from"),
-    Key("answer.max_tokens", int, 160, _positive),
+    Key("answer.max_tokens", int, 96, _positive, "an answer is one or two sentences, the answer first"),
     Key("research.k", int, 8, _positive, "passages a research report is written from"),
     Key("research.max_tokens", int, 320, _positive),
     Key("memory.recall", int, 2, lambda v: v >= 0,

@@ -30,6 +30,8 @@ def run_bench(args: argparse.Namespace, settings: Settings) -> int:
         from paperdesk.bench.research_run import run
     elif args.bench == "faults":
         from paperdesk.bench.faults import run
+    elif args.bench == "qa":
+        from paperdesk.bench.qa import run
     elif args.bench == "search":
         from paperdesk.bench.search_latency import run
     else:

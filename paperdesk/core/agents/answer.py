@@ -12,21 +12,23 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
 
 from paperdesk.core.agents.attribution import (
     SOURCE_REF,
     drop_copied,
     extract,
     ground,
+    scaffolding_check,
     strip_echo,
+    supported_share,
     trim_loops,
     usable,
 )
-from paperdesk.core.agents import quality
+from paperdesk.core.agents.fact_gate import Dropped, FactGate
+from paperdesk.core.agents import answer_prompt, evidence, quality
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.library import Hit, Library
-from paperdesk.core.llm.backend import Backend, generate
+from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
 from paperdesk.core.llm.repeats import drop_repeats
 from paperdesk.core.llm.requests import make_request
 from paperdesk.core.memory.recall import recall
@@ -38,10 +40,15 @@ if TYPE_CHECKING:
 MIN_VECTOR = 0.25  # below this cosine, with no keyword match, a passage is not about the question
 NOTHING_FOUND = "Nothing in your library answers this; add papers on the topic (find, then summarize) and ask again."
 SOURCE_WORDS = 60  # words of each passage in the prompt: a small model loses the task in long prompts
+CANDIDATES = 15  # passages search proposes before they are re-ranked for the question
+EVIDENCE_WORDS = 70  # words of each evidence window (its best sentence and neighbours) in the prompt
 LEAD = "The passages show that"
+NOT_FOUND = "Not found in your papers; the passages closest to the question say:"
+SUPPORTED_MIN = 0.5  # share of an answer's sentences a passage must support, else it is not shown as the answer
 FALLBACK_NOTE = "The model gave no usable answer; the passages' sentences closest to the question are:"
 RETRY = {"temperature": 0.7, "seed": 1001, "repeat_penalty": 1.3}  # the second attempt's sampling
-STOPS = ["\nQ:", "\nQuestion:", "\nSource ", "\nSources:", "\nPassages:", "\nResearch question:", "\n\n"]
+STOPS = ["\nQ:", "\nQuestion:", "\nSource ", "\nSources:", "\nPassages:", "\nResearch question:", "\n\n",
+         "\nAnswer:", "\n["]
 
 
 @dataclass
@@ -57,12 +64,15 @@ class AnswerResult:
     leaks_removed: int = 0  # sentences that echoed the prompt's scaffolding
     numbers_flagged: list[str] = field(default_factory=list)  # sentences whose numbers no cited passage states
     gate_failures: list[str] = field(default_factory=list)  # why the quality gate failed an attempt
+    dropped: list[str] = field(default_factory=list)  # sentences withheld: facts their passages do not state
+    not_found: bool = False  # too little was supported: the text says so and quotes the closest passages
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": self.citations, "hits": [h.to_json() for h in self.hits],
                 "grounding": {"removed": len(self.removed_citations), "extractive": self.fallback,
                               "regenerated": self.regenerated, "leaks_removed": self.leaks_removed,
-                              "numbers_flagged": len(self.numbers_flagged), "failures": self.gate_failures},
+                              "numbers_flagged": len(self.numbers_flagged), "failures": self.gate_failures,
+                              "dropped": self.dropped, "not_found": self.not_found},
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
     @property
@@ -90,7 +100,9 @@ def retrieve(library: Library, question: str, k: int = 5, papers: list[str] | No
     With `memory`, up to `recall_k` more passages that earlier discussions tied to the question follow
     (each is its paper's own page, so it is cited as that page; `Hit.via` says which memory led there).
     """
-    hits = relevant(library.search(question, k=k, papers=papers) if papers else library.search(question, k=k))
+    wide = max(3 * k, CANDIDATES)  # candidates to re-rank: the best passage for an answer is often not search's first
+    found = relevant(library.search(question, k=wide, papers=papers) if papers else library.search(question, k=wide))
+    hits, _ = evidence.select(library, question, found + evidence.role_candidates(library, question, found), k)
     if memory is None or recall_k <= 0:
         return hits
     recalled = recall(library, memory, question, {h.chunk_id for h in hits}, recall_k)
@@ -121,56 +133,79 @@ def write(
             on_token(NOTHING_FOUND)
         return AnswerResult(NOTHING_FOUND, [], [], False, {"total_s": 0.0})
     chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
-    passages = [" ".join(chunks[h.chunk_id].text.split()[:SOURCE_WORDS]) for h in hits]
-    lead = "" if backend.chat_template else LEAD
+    texts = [chunks[h.chunk_id].text for h in hits]
+    passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS)
+    chat = bool(backend.chat_template)
 
-    def prompt_for(n_hits: int) -> str:
+    def prompt_for(n_hits: int) -> tuple[str, list[dict[str, str]] | None, str, str]:
+        """(completion prompt, chat messages or None, the worked examples' text, the lead) over the first n_hits."""
+        if template == "answer":  # answer-first prompts per model family (answer_prompt.py)
+            prompt, messages, examples = answer_prompt.build(chat, hits[:n_hits], passages[:n_hits], question,
+                                                             dialogue)
+            return prompt, messages, examples, ""
         sources = "\n".join(f"Source {n} ({_short(h.title)}, page {h.page_start}): {passages[n - 1]}"
                             for n, h in enumerate(hits[:n_hits], start=1))
-        text = render(template, sources=sources, question=question.strip(), **values).rstrip()
-        if dialogue.strip():  # the optional "User dialogue" block (issue 15): the user's words lead the task
-            text = f"{dialogue.strip()}\n\n{text}"
-        return f"{text} {lead}" if lead else text
+        lead = "" if chat else LEAD
+        prompt = render(template, sources=sources, question=question.strip(), **values).rstrip()
+        if dialogue.strip():  # the optional "User dialogue" block: the user's words lead the task
+            prompt = f"{dialogue.strip()}\n\n{prompt}"
+        return (f"{prompt} {lead}" if lead else prompt), None, template_text(template), lead
 
-    prompt = prompt_for(len(hits))
+    def measured(prompt: str, messages: list[dict[str, str]] | None) -> str:
+        return "\n".join(m["content"] for m in messages) if messages else prompt
+
+    prompt, messages, examples, lead = prompt_for(len(hits))
     room = getattr(backend, "prompt_room", None)  # a small llm.n_ctx: drop the weakest passages until it fits
-    while room is not None and len(hits) > 1 and room(prompt, max_tokens) < 0:
-        hits, passages = hits[:-1], passages[:-1]
-        prompt = prompt_for(len(hits))
-    if lead:
-        on_token = _after_lead(lead, on_token)
+    while room is not None and len(hits) > 1 and room(measured(prompt, messages), max_tokens) < 0:
+        hits, passages, texts = hits[:-1], passages[:-1], texts[:-1]
+        prompt, messages, examples, lead = prompt_for(len(hits))
+    full_texts = texts
+    reject = scaffolding_check(examples)
     failures: list[str] = []
+    dropped: list[Dropped] = []
     leaks = 0
     for options in ({"temperature": 0.2, "seed": 1, "repeat_penalty": 1.15}, RETRY):
         if failures and on_token is not None:
             on_token(f"\n[{failures[-1]}; writing it again]\n")
-        result = generate(backend, make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, **options),
-                          on_token=on_token, cancel=cancel)
-        # The gate sees the raw text: trim_loops below would hide the loop it must catch.
+        request = (GenerationRequest(messages=messages, max_tokens=max_tokens, stop=STOPS, **options) if messages
+                   else make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, **options))
+        # Only sentences whose facts the passages state reach the reader, as they stream and as stored.
+        gate = FactGate(full_texts, question, on_token, reject)
+        result = generate(backend, request, on_token=_after_lead(lead, gate.feed) if lead else gate.feed,
+                          cancel=cancel)
+        shown = gate.close()
+        dropped += gate.dropped
+        # The quality gate sees the raw text: trim_loops below would hide the loop it must catch.
         verdict = quality.check(strip_echo(drop_repeats(result.text)))
         leaks += verdict.leaks_removed
-        generated = drop_copied(trim_loops(verdict.text), template_text(template))
+        generated = drop_copied(trim_loops(quality.check(strip_echo(drop_repeats(shown))).text), examples)
         if result.cancelled or (verdict.ok and usable(generated)):
             break
-        failures.append("; ".join(verdict.reasons) or "no usable text")
+        failures.append("; ".join(verdict.reasons) or
+                        ("every sentence stated facts the passages do not" if gate.dropped else "no usable text"))
     encode = library.embedder.encode
-    vectors = library.store.embeddings_by_ids([h.chunk_id for h in hits])
-    matrix = np.stack([vectors[h.chunk_id] for h in hits])
+    matrix = encode(passages)  # the evidence windows the model read, one unit vector each
     fallback = not result.cancelled and len(failures) == 2
     flagged: list[str] = []
+    not_found = False
     if fallback:
         quoted = extract(library.embedder.encode_query(question), passages, encode)
         text = f"{FALLBACK_NOTE} {quoted}" if quoted else NOTHING_FOUND
         removed: list[int] = []
     else:
-        joined = f"{lead} {generated.lstrip()}" if lead else generated
-        grounded = ground(joined.strip(), matrix, encode, passages, [chunks[h.chunk_id].text for h in hits])
+        grounded = ground(generated.strip(), matrix, encode, passages, full_texts)
         text, removed, flagged = grounded.text, grounded.removed, grounded.numbers_flagged
+        if not result.cancelled and template == "answer" and supported_share(text) < SUPPORTED_MIN:
+            # Too little of it comes from the papers to stand as an answer: say so, with the closest passages.
+            quoted = extract(library.embedder.encode_query(question), passages, encode)
+            text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NOTHING_FOUND), True
+            if on_token is not None:
+                on_token(f"\n\n{text}")
     used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(hits)})
     citations = [_source(n, hits[n - 1]) for n in used]
     timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
     return AnswerResult(text.strip(), citations, hits, result.cancelled, timings, removed, fallback,
-                        bool(failures), leaks, flagged, failures)
+                        bool(failures), leaks, flagged, failures, [d.sentence for d in dropped], not_found)
 
 
 def answer(

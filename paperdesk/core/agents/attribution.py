@@ -66,6 +66,24 @@ def drop_copied(text: str, examples: str, n: int = 4, limit: float = 0.3) -> str
     return " ".join(kept)
 
 
+def scaffolding_check(examples: str, n: int = 4, limit: float = 0.3) -> Callable[[str], str | None]:
+    """A check that names why a sentence must not be shown: it echoes the prompt or copies its examples."""
+    seen = _ngrams(examples, n)
+
+    def check(sentence: str) -> str | None:
+        if _ECHO.match(sentence.strip()):
+            return "echoes the prompt"
+        return "copies the prompt's example" if _copied(sentence, seen, n, limit) else None
+
+    return check
+
+
+def supported_share(text: str) -> float:
+    """Share of the text's sentences that cite a source [n]; 0.0 for no sentences."""
+    sentences = split_sentences(text)
+    return sum(1 for s in sentences if SOURCE_REF.search(s)) / len(sentences) if sentences else 0.0
+
+
 def _ngrams(text: str, n: int) -> set[tuple[str, ...]]:
     words = re.findall(r"[a-z0-9]+", text.lower())
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
@@ -123,14 +141,15 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
             removed.extend(bad)
             sentence = SOURCE_REF.sub(lambda m, bad=bad: "" if int(m.group(1)) in bad else m.group(0), sentence)
         if not SOURCE_REF.search(sentence):
-            best = int(np.argmax(sims[i]))
-            if sims[i, best] >= SUPPORT and shares_words(sentence, passage_texts[best]):
-                if unsupported_numbers(sentence, number_texts[best]):
-                    if not miscounted:
-                        flagged.append(sentence.strip())
-                else:
-                    added.append(best + 1)
-                    sentence = _cite(sentence, best + 1)
+            # the closest passage that states the sentence's numbers (the closest overall may not)
+            close = [int(j) for j in np.argsort(-sims[i])
+                     if sims[i, j] >= SUPPORT and shares_words(sentence, passage_texts[j])]
+            stating = [j for j in close if not unsupported_numbers(sentence, number_texts[j])]
+            if stating:
+                added.append(stating[0] + 1)
+                sentence = _cite(sentence, stating[0] + 1)
+            elif close and not miscounted:
+                flagged.append(sentence.strip())
         out.append(sentence)
     return Grounded(" ".join(out), removed, added, flagged)
 

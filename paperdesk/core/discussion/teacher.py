@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from paperdesk.core.agents.evidence import about_citations, is_boilerplate
 from paperdesk.core.agents.answer import FALLBACK_NOTE, LEAD, SOURCE_WORDS, STOPS, _after_lead, relevant
 from paperdesk.core.agents.attribution import (
     SOURCE_REF, drop_copied, extract, ground, split_sentences, strip_echo, trim_loops, usable)
@@ -184,12 +185,14 @@ class Teacher:
                cancel: CancelToken | None = None) -> list[Source]:
         """The passages the answer may use, own paper first."""
         paper_id = self.outline.paper_id
-        hits = relevant(self.library.search(question, k=self.k + 3, papers=[paper_id]))
+        hits = [h for h in relevant(self.library.search(question, k=self.k + 3, papers=[paper_id]))
+                if _evidence(question, h.section, h.snippet)]  # never the reference list or front matter
         if self.diversify:  # the observer saw the same pages again and again
             hits = [h for h in hits if h.chunk_id not in self.used_chunks[-6:]] or hits
         ids = [h.chunk_id for h in hits[: self.k]]
         section = self.outline.section_of(topic.section or topic.target)
-        if section is not None and not any(h.section == section.heading for h in hits[: self.k]):
+        if (section is not None and _evidence(question, section.heading, "")
+                and not any(h.section == section.heading for h in hits[: self.k])):
             ids.insert(0, self._best_in_section(question, section.chunk_ids))
         ids = list(dict.fromkeys(ids))[: self.k + 1]
         chunks = self.library.store.chunks_by_ids(ids)
@@ -209,7 +212,8 @@ class Teacher:
 
     def _other_paper(self, question: str) -> list[Source]:
         for h in self.library.search(question, k=5):
-            if h.paper_id != self.outline.paper_id and (h.vector_score or 0.0) >= OTHER_PAPER_MIN:
+            if (h.paper_id != self.outline.paper_id and (h.vector_score or 0.0) >= OTHER_PAPER_MIN
+                    and _evidence(question, h.section, h.snippet)):
                 chunk = self.library.store.chunks_by_ids([h.chunk_id])[h.chunk_id]
                 return [Source("library", chunk.text, h.paper_id, h.title, h.page_start, h.section, h.chunk_id)]
         return []
@@ -256,6 +260,11 @@ class Teacher:
     def outline_pages(self) -> int:
         paper = self.library.store.get_paper(self.outline.paper_id)
         return paper.page_count if paper else 0
+
+
+def _evidence(question: str, section: str, text: str) -> bool:
+    """A passage the teacher may answer from: not boilerplate, unless the question is about citations."""
+    return about_citations(question) or not is_boilerplate(section, text)
 
 
 def _where(source: Source, own: str) -> str:

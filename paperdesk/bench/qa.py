@@ -1,0 +1,221 @@
+"""`paperdesk bench qa --questions FILE`: paper-QA accuracy, on-target citations and answer time, per model.
+
+A question file is JSON Lines, one question a line:
+
+    {"id": "lexsum-1", "paper": "2206.10883v3.pdf", "question": "How many ...?",
+     "answer": ["9,?280"], "pages": [1, 25]}
+
+`paper` is a PDF file name (looked up beside the question file in `papers/`, or
+in --papers), `answer` the regexes every correct answer matches (case-insensitive,
+after the [n] citation markers are removed), `pages` the pages of that paper
+that state the answer. Each question goes through the same path as
+`paperdesk ask --json` (search, write, ground), in a library of the papers
+built once and reused while the PDFs and the ingest code are unchanged.
+
+Per question: correct (every regex matches), on target (a cited passage of
+that paper spans a supporting page), time. Per model: accuracy, on-target
+share, median time, side by side in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from paperdesk.bench.common import emit, note
+from paperdesk.config import Settings
+from paperdesk.core.errors import PaperdeskError
+
+MARKER = re.compile(r"\s?\[\d{1,2}\]")
+
+
+class QuestionFileError(PaperdeskError):
+    """A question file line that is not a usable question."""
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    paper: str  # the PDF's file name
+    question: str
+    answer: tuple[str, ...]  # regexes every correct answer matches
+    pages: tuple[int, ...]  # pages of `paper` that support the answer
+    kind: str = ""
+
+
+def load_questions(path: Path) -> list[Question]:
+    """Parse a question file; QuestionFileError naming the line and what is wrong."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise QuestionFileError(f"cannot read question file {path}: {exc.strerror}") from None
+    out: list[Question] = []
+    seen: set[str] = set()
+    for no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path.name} line {no}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise QuestionFileError(f"{where}: not JSON ({exc.msg}); write one JSON object per line") from None
+        if not isinstance(row, dict):
+            raise QuestionFileError(f"{where}: expected a JSON object")
+        missing = [k for k in ("paper", "question", "answer", "pages") if k not in row]
+        if missing:
+            raise QuestionFileError(f"{where}: missing {', '.join(missing)}")
+        answer = [row["answer"]] if isinstance(row["answer"], str) else row["answer"]
+        if not answer or not all(isinstance(a, str) and a for a in answer):
+            raise QuestionFileError(f"{where}: answer must be a regex or a non-empty list of regexes")
+        for pattern in answer:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise QuestionFileError(f"{where}: bad regex {pattern!r} ({exc})") from None
+        pages = row["pages"]
+        if not pages or not all(isinstance(p, int) and p >= 1 for p in pages):
+            raise QuestionFileError(f"{where}: pages must be a non-empty list of page numbers (from 1)")
+        if not str(row["question"]).strip():
+            raise QuestionFileError(f"{where}: empty question")
+        qid = str(row.get("id") or f"q{no}")
+        if qid in seen:
+            raise QuestionFileError(f"{where}: id {qid} is used twice")
+        seen.add(qid)
+        out.append(Question(qid, str(row["paper"]), str(row["question"]).strip(), tuple(answer),
+                            tuple(pages), str(row.get("kind", ""))))
+    if not out:
+        raise QuestionFileError(f"{path.name}: no questions")
+    return out
+
+
+def is_correct(text: str, question: Question) -> bool:
+    """Every regex of the question matches the answer (citation markers removed, case-insensitive)."""
+    plain = MARKER.sub("", text)
+    return all(re.search(p, plain, re.IGNORECASE) for p in question.answer)
+
+
+def on_target(citations: list[dict[str, Any]], paper_id: str, pages: tuple[int, ...]) -> bool:
+    """Some cited passage is of the question's paper and spans one of its supporting pages."""
+    for c in citations:
+        first = c.get("page", 0)
+        last = c.get("page_end", first)
+        if c.get("paper_id") == paper_id and any(first <= p <= last for p in pages):
+            return True
+    return False
+
+
+def score(result: dict[str, Any], question: Question, paper_id: str) -> dict[str, Any]:
+    """One question's row from an `ask --json` result (text, citations, hits, timings)."""
+    spans = {h["chunk_id"]: h.get("page_end", h.get("page_start")) for h in result.get("hits", [])}
+    cited = [{**c, "page_end": spans.get(c.get("chunk_id"), c.get("page"))} for c in result.get("citations", [])]
+    return {"id": question.id, "correct": is_correct(result.get("text", ""), question),
+            "on_target": on_target(cited, paper_id, question.pages),
+            "cited_pages": sorted({c["page"] for c in cited if c.get("paper_id") == paper_id}),
+            "time_s": round(result.get("timings", {}).get("total_s", 0.0), 2),
+            "text": " ".join(result.get("text", "").split())}
+
+
+def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(rows) or 1
+    return {"questions": len(rows), "correct": sum(r["correct"] for r in rows),
+            "accuracy": round(sum(r["correct"] for r in rows) / n, 3),
+            "on_target": sum(r["on_target"] for r in rows),
+            "on_target_share": round(sum(r["on_target"] for r in rows) / n, 3),
+            "median_s": round(statistics.median([r["time_s"] for r in rows]), 2) if rows else 0.0}
+
+
+def _library_key(pdfs: list[Path]) -> str:
+    """Changes when a paper or the code that turns papers into passages changes."""
+    import paperdesk
+
+    digest = hashlib.sha256()
+    for pdf in sorted(pdfs):
+        digest.update(pdf.name.encode() + pdf.read_bytes())
+    root = Path(paperdesk.__file__).parent / "core"
+    for code in sorted([*root.glob("ingest/*.py"), root / "store.py", *root.glob("search/*.py")]):
+        digest.update(code.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def library_home(settings: Settings, pdfs: list[Path]) -> tuple[Path, dict[str, str]]:
+    """A data dir holding `pdfs`, built once per content; and file name -> paper id."""
+    from paperdesk.core.library import Library
+
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "paperdesk" / "bench-qa"
+    home = cache / _library_key(pdfs)
+    ids_file = home / "paper_ids.json"
+    if ids_file.is_file():
+        return home, json.loads(ids_file.read_text())
+    home.mkdir(parents=True, exist_ok=True)
+    library = Library(settings.with_overrides(home=str(home)))
+    try:
+        ids = {}
+        for pdf in pdfs:
+            note(f"adding {pdf.name} to the bench library ...")
+            ids[pdf.name] = library.add_pdf(pdf).paper.id
+    finally:
+        library.close()
+    tmp = ids_file.with_suffix(".tmp")
+    tmp.write_text(json.dumps(ids))
+    tmp.replace(ids_file)  # written last: its presence says the library is complete
+    return home, ids
+
+
+def ask_json(library: Any, backend: Any, settings: Settings, question: str) -> dict[str, Any]:
+    """What `paperdesk ask --json QUESTION` prints, for this library and backend."""
+    from paperdesk.core.agents.answer import answer
+
+    result = answer(library, backend, question, k=settings["answer.k"], max_tokens=settings["answer.max_tokens"],
+                    memory=None, recall_k=0)
+    return result.to_json()
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from paperdesk.core.library import Library
+    from paperdesk.core.llm.factory import make_backend
+
+    questions = load_questions(args.questions)
+    paper_dir = args.papers or args.questions.parent / "papers"
+    pdfs = sorted({paper_dir / q.paper for q in questions})
+    absent = [p.name for p in pdfs if not p.is_file()]
+    if absent:
+        raise QuestionFileError(f"no PDF for {', '.join(absent)} in {paper_dir}; pass --papers DIR")
+    home, ids = library_home(settings, pdfs)
+    models = [m.strip() for m in (args.models or "").split(",") if m.strip()] or [settings["llm.model_path"]]
+    if args.limit and args.limit < len(questions):  # an even spread over the set, so every paper is asked
+        questions = [questions[i * len(questions) // args.limit] for i in range(args.limit)]
+    report: dict[str, Any] = {"questions": str(args.questions), "library": str(home), "models": []}
+    lines = []
+    for model in models:
+        model_settings = settings.with_overrides(home=str(home), **({"llm.model_path": model} if model else {}))
+        library = Library(model_settings)
+        backend = make_backend(model_settings)
+        backend.warm_up()  # load outside the timings, as a running app would have
+        library.embedder.model()
+        name = Path(model).name if model else "default"
+        rows = []
+        for q in questions:
+            start = time.perf_counter()
+            result = ask_json(library, backend, model_settings, q.question)
+            row = score(result, q, ids[q.paper])
+            row["time_s"] = round(time.perf_counter() - start, 2)
+            rows.append(row)
+            note(f"{name} {q.id}: {'correct' if row['correct'] else 'wrong'}, "
+                 f"{'on target' if row['on_target'] else 'off target'} {row['cited_pages']}, {row['time_s']} s: "
+                 f"{row['text'][:160]}")
+        library.close()
+        total = totals(rows)
+        report["models"].append({"model": model or "default", "totals": total, "rows": rows})
+        lines.append(f"{name:40} correct {total['correct']}/{total['questions']} ({total['accuracy']:.0%})   "
+                     f"on-target citation {total['on_target']}/{total['questions']} ({total['on_target_share']:.0%})"
+                     f"   median {total['median_s']:.1f} s")
+    emit(report, args.json, lines)
+    return 0

@@ -1,0 +1,46 @@
+"""The answer prompt, per model family: chat messages with the GGUF's own template, or few-shot completion.
+
+Both put the passages as "[n] (Paper, p. N) words" so the model cites with the
+same [n] it reads, and both ask for the answer first: a chat model gets a
+system message and one worked turn; a completion model gets two worked
+question/answer pairs and continues after "Answer:". The worked examples are on
+topics no paper shares (glaciers, soil microbes), and any sentence copied from
+them is dropped afterwards (attribution.drop_copied gets them as `examples`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from paperdesk.core.prompts import render, template
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Hit
+
+
+def short_title(title: str) -> str:
+    """The part of a title before its colon: what a reader would call the paper."""
+    head = title.split(":", 1)[0].strip()
+    return head if 3 <= len(head) <= 60 else " ".join(title.split()[:6])
+
+
+def sources(hits: Sequence["Hit"], passages: Sequence[str]) -> str:
+    return "\n".join(f"[{n}] ({short_title(h.title)}, p. {h.page_start}) {p}"
+                     for n, (h, p) in enumerate(zip(hits, passages), start=1))
+
+
+def build(chat: bool, hits: Sequence["Hit"], passages: Sequence[str], question: str, dialogue: str = ""
+          ) -> tuple[str, list[dict[str, str]] | None, str]:
+    """(completion prompt, chat messages or None, the worked examples' text)."""
+    listed = sources(hits, passages)
+    lead = f"{dialogue.strip()}\n\n" if dialogue.strip() else ""
+    if chat:
+        shown, reply = template("answer_example").split("\n---\n", 1)
+        messages = [{"role": "system", "content": template("answer_system").strip()},
+                    {"role": "user", "content": shown.strip()},
+                    {"role": "assistant", "content": reply.strip()},
+                    {"role": "user", "content": lead + render("answer_chat", sources=listed,
+                                                              question=question.strip()).strip()}]
+        return "", messages, template("answer_example")
+    prompt = lead + render("answer", sources=listed, question=question.strip()).rstrip()
+    return prompt, None, template("answer")

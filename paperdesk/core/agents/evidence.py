@@ -1,0 +1,195 @@
+"""Evidence that fits the question: which passages an answer is written from, and which of their words.
+
+Search ranks chunks for a reader; an answer needs the few sentences that state
+the fact. So: reference lists, acknowledgements and front-matter boilerplate
+are never answer evidence (they stay searchable) unless the question is about
+citations or funding; the candidates are re-ranked for the question (their best
+sentence's closeness in meaning and shared words, plus the section a question
+of that kind wants: a "what problem" question wants the abstract or
+introduction, a limitation question the limitations); and each passage is cut
+to its best sentence with its neighbours, so a number keeps its context and
+the prompt stays short.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from paperdesk.core.agents.attribution import split_sentences
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Hit, Library
+
+BOILERPLATE_SECTIONS = ("references", "bibliography", "acknowledg", "front matter", "keywords", "author contribution",
+                        "funding", "ccs concepts", "acm reference", "works cited", "literature cited")
+_CITATION_QUESTION = re.compile(
+    r"\b(references?|reference list|bibliography|acknowledge?ments?|fund(?:ed|ing|s)?|grants?|thank\w*|sponsor\w*)\b"
+    r"|\b(?:which|what) (?:papers?|works?|studies|articles?)\b.{0,60}\bcit(?:e|es|ed|ing)\b", re.I)
+_BIB_MARKS = re.compile(r"\bIn Proceedings\b|\barXiv(?: preprint)?\b|doi\.org|\bet al\.,? \(?(?:19|20)\d\d|"
+                        r"\b(?:19|20)\d\d\.\s+[A-Z]|\bpp?\.\s?\d+|\bVol\.\s?\d+|\bConference on\b|\bJournal of\b")
+_FRONT_MATTER = re.compile(r"Permission to make digital or hard copies|ACM Reference Format|\bISBN\b|©|"
+                           r"Copyright held by|Publication rights licensed|^\s*(?:CCS CONCEPTS|KEYWORDS)\b|@\w+\.\w+",
+                           re.I)
+_WORD = re.compile(r"[a-z][a-z0-9-]{2,}")
+_STOP = frozenset("the and for are was were what which does did how many much paper papers authors author this that "
+                  "with from have has into their they them its use used using about between when where who why "
+                  "according name named point out make give says said show shows can could would should".split())
+
+# question kind -> section names that answer it (first match wins), and sentence words that mark it
+_ROLES: list[tuple[re.Pattern[str], tuple[str, ...], re.Pattern[str] | None]] = [
+    (re.compile(r"\b(limitations?|drawbacks?|weakness\w*|shortcomings?|bias\w*|future work|caveats?)\b", re.I),
+     ("limitation", "future", "discussion", "conclusion", "ethic", "social impact"),
+     re.compile(r"\b(limit\w*|bias\w*|not without|drawback|fail\w*|cannot|future|only|however|requires?)\b", re.I)),
+    (re.compile(r"\b(what problem|which problem|motivat\w*|why (?:do|did|is|are)|goal|aims?|purpose|address)\b", re.I),
+     ("abstract", "introduction"), None),
+    (re.compile(r"\b(how many|how much|how long|number of|what share|what percentage|what fraction|average|"
+                r"increase|decrease|size|paid|cost)\b", re.I),
+     (), re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|half)\b", re.I)),
+]
+ROLE_BONUS = 0.15  # a wanted section's lift, in cosine units
+NAMED_BONUS = 0.1  # the lift of passages from a paper the question names ("in CiteSee", "Multi-LexSum's")
+WORD_WEIGHT = 0.06  # per question word the sentence shares (up to 4)
+
+
+def about_citations(question: str) -> bool:
+    """The question asks what a paper cites, thanks or was funded by: then references are evidence."""
+    return bool(_CITATION_QUESTION.search(question))
+
+
+def is_boilerplate(section: str, text: str) -> bool:
+    """A reference list, acknowledgements or front matter, by its section label or, unlabelled, by its look."""
+    label = section.lower()
+    if any(name in label for name in BOILERPLATE_SECTIONS):
+        return True
+    words = max(len(text.split()), 1)
+    return len(_BIB_MARKS.findall(text)) * 40 >= words  # one bibliography mark per 40 words: a reference list
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def evidence_sentences(text: str) -> list[str]:
+    """The chunk's sentences, without front-matter boilerplate (permissions, ISBN, e-mail lines)."""
+    return [s for s in split_sentences(" ".join(text.split())) if not _FRONT_MATTER.search(s)]
+
+
+def _role(question: str) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
+    for pattern, sections, marks in _ROLES:
+        if pattern.search(question):
+            return sections, marks
+    return (), None
+
+
+def _named_papers(question: str, hits: Sequence["Hit"]) -> set[str]:
+    """Papers whose short title (before its colon, e.g. "CiteSee", "Multi-LexSum") the question names."""
+    asked = " ".join(question.lower().replace("’", "'").split())
+    named = set()
+    for hit in hits:
+        short = hit.title.split(":", 1)[0].strip().lower()
+        if 3 <= len(short) <= 40 and re.search(rf"(?<![a-z0-9]){re.escape(short)}(?![a-z0-9])", asked):
+            named.add(hit.paper_id)
+    return named
+
+
+def _sentence_scores(question: str, qvec: np.ndarray, sentences: Sequence[str], vectors: np.ndarray) -> np.ndarray:
+    qwords = content_words(question)
+    _, marks = _role(question)
+    scores = vectors @ qvec
+    for i, s in enumerate(sentences):
+        scores[i] += WORD_WEIGHT * min(4, len(qwords & content_words(s)))
+        if marks is not None and marks.search(s):
+            scores[i] += ROLE_BONUS / 2
+    return scores
+
+
+def window(sentences: Sequence[str], scores: np.ndarray, words: int) -> str:
+    """The best sentence with its neighbours (before, then after) while they fit in `words`."""
+    best = int(np.argmax(scores))
+    lo = hi = best
+    size = len(sentences[best].split())
+    while True:
+        grown = False
+        for j in (lo - 1, hi + 1):
+            if 0 <= j < len(sentences) and size + len(sentences[j].split()) <= words:
+                size += len(sentences[j].split())
+                lo, hi = min(lo, j), max(hi, j)
+                grown = True
+        if not grown:
+            break
+    text = " ".join(sentences[lo:hi + 1])
+    return text if size <= words * 1.5 else " ".join(text.split()[:int(words * 1.5)])
+
+
+def select(library: "Library", question: str, hits: list["Hit"], k: int, words: int = 70
+           ) -> tuple[list["Hit"], list[str]]:
+    """The `k` hits best fit to answer `question`, best first, each with its evidence window."""
+    if not hits:
+        return [], []
+    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
+    citations_wanted = about_citations(question)
+    pool = [h for h in hits if h.chunk_id in chunks
+            and (citations_wanted or not is_boilerplate(h.section, chunks[h.chunk_id].text))]
+    if not pool:
+        return [], []
+    per_hit = [evidence_sentences(chunks[h.chunk_id].text) or [" ".join(chunks[h.chunk_id].text.split())]
+               for h in pool]
+    flat = [s for sentences in per_hit for s in sentences]
+    encoder = library.embedder
+    qvec = encoder.encode_query(question)
+    vectors = encoder.encode(flat)
+    sections, _ = _role(question)
+    named = _named_papers(question, pool)
+    top = max(h.score for h in pool) or 1.0
+    ranked: list[tuple[float, int, str]] = []
+    at = 0
+    for i, (hit, sentences) in enumerate(zip(pool, per_hit)):
+        scores = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)])
+        at += len(sentences)
+        fit = float(scores.max()) + 0.1 * hit.score / top
+        if sections and any(name in hit.section.lower() for name in sections):
+            fit += ROLE_BONUS
+        if named and hit.paper_id in named:
+            fit += NAMED_BONUS
+        ranked.append((fit, i, window(sentences, scores, words)))
+    ranked.sort(key=lambda r: -r[0])
+    chosen = ranked[:k]
+    return [pool[i] for _, i, _ in chosen], [text for _, _, text in chosen]
+
+
+def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Sequence[str], words: int) -> list[str]:
+    """Each passage's evidence window for `question`, in the given order (nothing filtered)."""
+    per_hit = [evidence_sentences(t) or [" ".join(t.split())] for t in texts]
+    flat = [s for sentences in per_hit for s in sentences]
+    if not flat:
+        return [" ".join(t.split()[:words]) for t in texts]
+    qvec = library.embedder.encode_query(question)
+    vectors = library.embedder.encode(flat)
+    out, at = [], 0
+    for sentences in per_hit:
+        out.append(window(sentences, _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)]),
+                          words))
+        at += len(sentences)
+    return out
+
+
+def role_candidates(library: "Library", question: str, hits: Sequence["Hit"], papers: int = 2) -> list["Hit"]:
+    """Chunks of the sections a question of this kind wants ("what problem": abstract, introduction), from
+    the papers of the first `papers` hits, that search did not propose; scored 0 (re-ranking judges them)."""
+    from paperdesk.core.library import Hit
+
+    sections, _ = _role(question)
+    if not sections:
+        return []
+    have = {h.chunk_id for h in hits}
+    out: list[Hit] = []
+    for paper_id in list(dict.fromkeys(h.paper_id for h in hits))[:papers]:
+        title = next(h.title for h in hits if h.paper_id == paper_id)
+        for chunk in library.store.chunks_of(paper_id):
+            if chunk.id not in have and any(name in chunk.section.lower() for name in sections):
+                out.append(Hit(paper_id, title, chunk.id, chunk.page_start, chunk.page_end, chunk.section,
+                               " ".join(chunk.text.split()[:40]), 0.0, None, None))
+    return out

@@ -1,0 +1,67 @@
+"""Answer evidence on a real library: reference lists stay searchable but never feed an answer, and the
+fact gate withholds unsupported sentences from the stream (FakeLLM: a scripted text, not a model)."""
+
+import pytest
+
+from conftest import PAPERS
+from fake_llm import FakeLLM
+from paperdesk.core.agents import answer as answers
+
+pytestmark = pytest.mark.slow
+BIBLIOGRAPHIC = "augmenting scientific papers with just-in-time position-sensitive definitions"
+
+
+def test_reference_lists_are_searchable_but_not_answer_evidence(library):
+    paper = library.add_pdf(PAPERS / "2302.07302v1.pdf").paper
+    assert "References" in [h.section for h in library.search(BIBLIOGRAPHIC, k=5, papers=[paper.id])]
+    hits = answers.retrieve(library, BIBLIOGRAPHIC, 5, papers=[paper.id])
+    assert hits and not {"References", "Front matter"} & {h.section for h in hits}
+    # a question about what the paper cites may use them
+    cites = answers.retrieve(library, "Which papers in the reference list are about definitions?", 5,
+                             papers=[paper.id])
+    assert "References" in [h.section for h in cites]
+
+
+def test_a_what_problem_question_reads_the_abstract_or_introduction(library):
+    paper = library.add_pdf(PAPERS / "2302.07302v1.pdf").paper
+    hits = answers.retrieve(library, "What problem does the paper address?", 5, papers=[paper.id])
+    assert {"Abstract", "1 Introduction"} & {h.section for h in hits}
+
+
+def test_unsupported_sentences_never_reach_the_stream_or_the_stored_text(library):
+    library.add_pdf(PAPERS / "2302.07302v1.pdf")
+    question = "how many participants took part in the lab study"
+    hits = answers.retrieve(library, question)
+    invented = "It was published in the journal SQuALITY (https://doi.org/10.3748/squality.2021.06) in 2021."
+    fake = FakeLLM(f"We recruited a total of ten participants across three universities. {invented}")
+    streamed: list[str] = []
+    result = answers.write(library, fake, question, hits, on_token=streamed.append)
+    shown = "".join(streamed)
+    assert "ten participants" in shown and "ten participants" in result.text
+    for fact in ("SQuALITY", "10.3748", "2021"):
+        assert fact not in shown and fact not in result.text
+    assert result.dropped == [invented] and not result.not_found
+
+
+def test_an_answer_the_passages_do_not_support_is_shown_as_not_found(library):
+    library.add_pdf(PAPERS / "2302.07302v1.pdf")
+    question = "how many participants took part in the lab study"
+    hits = answers.retrieve(library, question)
+    streamed: list[str] = []
+    result = answers.write(library, FakeLLM("Sunny afternoons make everyone cheerful and relaxed outdoors."),
+                           question, hits, on_token=streamed.append)
+    assert result.not_found and result.text.startswith(answers.NOT_FOUND) and result.citations
+    assert "".join(streamed).rstrip().endswith(result.text)
+
+
+def test_the_teacher_never_answers_from_the_reference_list(library):
+    from paperdesk.core.discussion.outline import build_outline
+    from paperdesk.core.discussion.student import Topic
+    from paperdesk.core.discussion.teacher import Teacher
+
+    paper = library.add_pdf(PAPERS / "2302.07302v1.pdf").paper
+    teacher = Teacher(library, FakeLLM(""), build_outline(library.store, paper.id, paper.title))
+    for question, topic in ((BIBLIOGRAPHIC, Topic("section", "References", section="References")),
+                            ("What problem does the paper address?", Topic("section", "Introduction"))):
+        sections = {s.section for s in teacher.gather(question, topic)}
+        assert sections and not {"References", "Front matter"} & sections, sections

@@ -1,0 +1,83 @@
+"""bench qa's question-file parsing and scoring (pure functions; no model, no library)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from paperdesk.bench.qa import Question, QuestionFileError, is_correct, load_questions, score, totals
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _write(tmp_path: Path, *rows: object) -> Path:
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def test_dev_set_parses_with_six_questions_per_fixture_paper() -> None:
+    questions = load_questions(REPO / "tests/fixtures/qa_dev.jsonl")
+    assert len(questions) >= 24
+    by_paper: dict[str, int] = {}
+    for q in questions:
+        by_paper[q.paper] = by_paper.get(q.paper, 0) + 1
+        assert (REPO / "tests/fixtures/papers" / q.paper).is_file()
+    assert sorted(by_paper.values()) == [6, 6, 6, 6]
+
+
+def test_dev_set_pages_state_the_answer() -> None:
+    """Every question has a supporting page whose own text matches all its regexes."""
+    import pymupdf
+
+    for q in load_questions(REPO / "tests/fixtures/qa_dev.jsonl"):
+        doc = pymupdf.open(REPO / "tests/fixtures/papers" / q.paper)
+        texts = [" ".join(doc[p - 1].get_text().replace("- ", "").split()) for p in q.pages]
+        assert any(is_correct(t, q) for t in texts), q.id
+
+
+@pytest.mark.parametrize("row, message", [
+    ('{"paper": "a.pdf", "question": "Q?", "answer": ["x"]}', "missing pages"),
+    ('{"paper": "a.pdf", "question": "Q?", "answer": ["(x"], "pages": [1]}', "bad regex"),
+    ('{"paper": "a.pdf", "question": "Q?", "answer": [], "pages": [1]}', "answer must be"),
+    ('{"paper": "a.pdf", "question": "Q?", "answer": "x", "pages": [0]}', "pages must be"),
+    ("not json", "not JSON"),
+])
+def test_bad_lines_name_the_line_and_the_fault(tmp_path: Path, row: str, message: str) -> None:
+    path = _write(tmp_path, {"paper": "a.pdf", "question": "Q?", "answer": "x", "pages": [1]}, row)
+    with pytest.raises(QuestionFileError, match=f"line 2: {message}"):
+        load_questions(path)
+
+
+def test_a_single_regex_is_a_list_of_one(tmp_path: Path) -> None:
+    [q] = load_questions(_write(tmp_path, {"id": "a", "paper": "a.pdf", "question": "Q?", "answer": "x", "pages": [2]}))
+    assert q.answer == ("x",) and q.pages == (2,)
+
+
+QUESTION = Question("n", "p.pdf", "How many?", (r"\bthree\b|\b3\b", r"baselines?"), (3, 8))
+
+
+def test_correct_needs_every_regex_and_ignores_citation_markers() -> None:
+    assert is_correct("It beat Three baselines [1].", QUESTION)
+    assert not is_correct("It beat the baselines [3].", QUESTION)  # the marker is not the number
+    assert not is_correct("It beat three systems.", QUESTION)
+
+
+def test_on_target_means_a_cited_passage_of_that_paper_spans_a_supporting_page() -> None:
+    hits = [{"chunk_id": 1, "page_start": 2, "page_end": 3}, {"chunk_id": 2, "page_start": 5, "page_end": 5}]
+    spans_three = {"text": "three baselines [1]", "hits": hits, "timings": {"total_s": 2.0},
+                   "citations": [{"n": 1, "paper_id": "P", "page": 2, "chunk_id": 1}]}
+    assert score(spans_three, QUESTION, "P")["on_target"]
+    assert not score(spans_three, QUESTION, "OTHER")["on_target"]  # right page, wrong paper
+    wrong_page = {**spans_three, "citations": [{"n": 2, "paper_id": "P", "page": 5, "chunk_id": 2}]}
+    row = score(wrong_page, QUESTION, "P")
+    assert row["correct"] and not row["on_target"] and row["cited_pages"] == [5]
+
+
+def test_totals() -> None:
+    rows = [{"correct": True, "on_target": True, "time_s": 1.0}, {"correct": False, "on_target": True, "time_s": 5.0},
+            {"correct": True, "on_target": False, "time_s": 3.0}]
+    assert totals(rows) == {"questions": 3, "correct": 2, "accuracy": 0.667, "on_target": 2,
+                            "on_target_share": 0.667, "median_s": 3.0}

@@ -1,0 +1,56 @@
+"""The fact gate: a sentence whose numbers, names or DOIs its passage does not state is never passed on."""
+
+from __future__ import annotations
+
+from paperdesk.core.agents.fact_gate import FactGate, unstated
+
+PASSAGES = ["We conducted a lab study (N=10) in which CiteSee was compared against three baselines.",
+            "Each participant was compensated $35 USD. The study took around 1 hour."]
+
+
+def _stream(gate: FactGate, text: str) -> None:
+    for i, word in enumerate(text.split(" ")):  # token by token, as a model streams
+        gate.feed(word if i == 0 else " " + word)
+
+
+def test_unstated_facts_are_numbers_names_and_dois_absent_from_the_sources() -> None:
+    assert unstated("CiteSee was compared against three baselines [1].", PASSAGES[:1]) == []
+    assert unstated("It had 40 participants.", PASSAGES) == ["40"]
+    assert unstated("It appeared in SQuALITY.", PASSAGES) == ["SQuALITY"]
+    assert "10.3748/squality.2021.06" in unstated("See https://doi.org/10.3748/squality.2021.06.", PASSAGES)
+    assert unstated("Ten people in all.", PASSAGES) == []  # "N=10" states ten
+    assert unstated("How many of the 10 took part?", [], question="the 10 participants") == []
+
+
+def test_a_cited_sentence_must_find_its_facts_in_the_passage_it_cites() -> None:
+    gate = FactGate(PASSAGES)
+    assert gate.check("Participants were paid $35 [2].") == []
+    assert gate.check("Participants were paid $35 [1].") == ["35"]  # the number is in [2], not [1]
+    assert gate.check("Participants were paid $35.") == []  # uncited: any passage may state it
+
+
+def test_the_stream_withholds_unsupported_sentences_and_passes_the_rest() -> None:
+    shown: list[str] = []
+    gate = FactGate(PASSAGES, emit=shown.append)
+    _stream(gate, "CiteSee beat three baselines [1]. It was published in the journal SQuALITY in 2021 [1]. "
+                  "Each participant got $35 [2].")
+    text = gate.close()
+    streamed = "".join(shown)
+    assert streamed == text == "CiteSee beat three baselines [1]. Each participant got $35 [2]."
+    assert [d.missing for d in gate.dropped] == [["2021", "SQuALITY"]]
+
+
+def test_nothing_is_shown_before_the_sentence_is_complete() -> None:
+    shown: list[str] = []
+    gate = FactGate(PASSAGES, emit=shown.append)
+    _stream(gate, "Each participant got $35")
+    assert shown == []
+    gate.feed(" [2]. More")
+    assert "".join(shown) == "Each participant got $35 [2]."
+
+
+def test_reject_names_other_reasons() -> None:
+    gate = FactGate(PASSAGES, reject=lambda s: "echoes the prompt" if s.strip().startswith("Source") else None)
+    _stream(gate, "Source 1 (CiteSee, page 3): text. CiteSee had three baselines.")
+    assert gate.close() == "CiteSee had three baselines."
+    assert gate.dropped[0].missing == ["echoes the prompt"]
