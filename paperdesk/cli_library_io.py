@@ -1,4 +1,4 @@
-"""`paperdesk export|import|tag|untag`: papers in and out from the command line (issue 13).
+"""`paperdesk export|import|tag|untag`: papers in and out from the command line.
 
 The same core as the app's commands (library_export, library_import, paper_meta); ids are library or
 arXiv ids, since the CLI has no result list. Output files follow the app: a default name in the working

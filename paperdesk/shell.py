@@ -63,7 +63,7 @@ class ShellPrinter:
                 self._line_break()
                 self.out.write(f"{event.line}{'  (interrupting)' if event.interrupting else ''}\n")
                 self.out.flush()
-            elif isinstance(event, DiscussionProgress):  # issue 16: a discussion streams turn by turn
+            elif isinstance(event, DiscussionProgress):  # a discussion streams turn by turn
                 from paperdesk.text_discussion import discussion_text
 
                 text = discussion_text(event)

@@ -1,4 +1,4 @@
-"""`plan edit` in the shell (issue 14): the plan as TOML in $EDITOR, then validated by the Desk.
+"""`plan edit` in the shell: the plan as TOML in $EDITOR, then validated by the Desk.
 
 The Desk hands out the TOML (`plan edit` without text) and takes the edited
 text back as `plan edit` + newline + TOML; an invalid edit is refused with the

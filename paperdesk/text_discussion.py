@@ -1,4 +1,4 @@
-"""Text for the discussion and the memory graph (issue 16): live discussion steps and memory nodes.
+"""Text for the discussion and the memory graph: live discussion steps and memory nodes.
 
 The shell prints a running discussion with `discussion_text` as its events
 arrive; `render_memory` is the text face of `MemoryView`.

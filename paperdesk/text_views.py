@@ -103,7 +103,7 @@ def render_draft(view: DraftView, streamed: bool = False) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-# issue 14 (plan14): the plan under review, as the shell prints it.
+# the plan under review, as the shell prints it.
 STEP_ICONS = {"PENDING": "·", "IN_PROGRESS": "▶", "COMPLETED": "✓", "FAILED": "✗", "SKIPPED": "-"}
 RED, GREEN, YELLOW = "\033[31m", "\033[32m", "\033[33m"
 

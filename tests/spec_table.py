@@ -31,7 +31,7 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     **{c: {s: (None, None) for s in ALL} for c in ("help", "status", "history", "clear", "quit")},
     # "Extensions beyond the seed": dialogue | ANY | shows the current dialogue | same
     "dialogue": {s: (None, None) for s in ALL},
-    # issue 14 (plan14), "Extensions beyond the seed": research plans. research in plan mode and
+    # , "Extensions beyond the seed": research plans. research in plan mode and
     # research --resume are in PLAN_RESEARCH below (their target depends on the mode / what is resumed).
     "mode": {s: (None, None) for s in ALL},
     "plan": {s: (None, None) for s in ("draft-plan", "draft-research")},
@@ -40,20 +40,20 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     "reject": {"draft-plan": (None, None)},  # guard: a revision is pending
     "step": {"draft-plan": (None, None)},  # guard: no revision pending
     "build": {"draft-plan": ("draft-research", "initial")},  # guards: plan valid, no revision pending, online
-    # issue 13 (tui13b), extensions: papers in and out and library upkeep never change the state; export and
+    # , extensions: papers in and out and library upkeep never change the state; export and
     # tag/untag run anywhere, import and remove everywhere but draft-summary (ANY*)
     "export": {s: (None, None) for s in ALL},
     "import": {s: (None, None) for s in ANY_STAR},
     "remove": {s: (None, None) for s in ANY_STAR},
     "tag": {s: (None, None) for s in ALL},
     "untag": {s: (None, None) for s in ALL},
-    # issue 13 (tui13a), "Extensions beyond the seed": add, close, and the wider summarize and notes rows
+    # , "Extensions beyond the seed": add, close, and the wider summarize and notes rows
     "add": {s: ("draft-summary", "draft-summary") for s in ANY_STAR},
     "close": {s: ("initial", "initial") for s in ANY_STAR},
-    # issue 15 (dispatch15): free text, or `ask <message>` | ANY | goes to the dispatcher | as the delegated command
+    # free text, or `ask <message>` | ANY | goes to the dispatcher | as the delegated command
     # (`ask` itself changes nothing: the command it is understood as moves the state, under its own row)
     "ask": {s: (None, None) for s in ALL},
-    # issue 16 (discuss16), "Extensions beyond the seed":
+    # , "Extensions beyond the seed":
     # discuss [<n|id>] [--turns N] [--every K] | PAPER-STATES | discussion + annotated summary | draft-discussion
     "discuss": {s: ("draft-discussion", "draft-discussion") for s in PAPER_STATES},
     # memory [query] | ANY | shows memory-graph nodes | same
@@ -67,7 +67,7 @@ SPEC_TABLE["notes"].update({s: (None, None) for s in PAPER_STATES})
 # list | ANY* except draft-research; in draft-research once the report is saved (guard), so a saved report
 # leaves the user where list works, as a saved summary does
 SPEC_TABLE["list"]["draft-research"] = ("select-view", "initial")
-# issue 14: the facts a cell needs for the guards of the spec's row to pass (sent to WorkflowContext).
+# the facts a cell needs for the guards of the spec's row to pass (sent to WorkflowContext).
 GUARD_FACTS: dict[str, dict[str, object]] = {"accept": {"plan_pending": True}, "reject": {"plan_pending": True},
                                              "list": {"report_saved": True}}
 # research <query> in mode plan, and research --resume reopening an unbuilt plan: ANY* -> draft-plan

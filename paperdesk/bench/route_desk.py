@@ -7,7 +7,7 @@ through `desk.talk.submit`: the live session context, the dispatcher, the
 Understood event, the guards, the history row and the `open` handler itself.
 Beside it, the same navigation typed as a command (`open ID N` through
 `desk.run`, no dispatcher) in the same run: the floor the message path adds to.
-Goal (issue 15): navigate at most 100 ms to the screen. No model is loaded.
+Goal: navigate at most 100 ms to the screen. No model is loaded.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Part of `paperdesk bench route`: how fast a message stops a running generation (issue 15).
+"""Part of `paperdesk bench route`: how fast a message stops a running generation.
 
 A real generation with the default GGUF streams in a worker; after a few
 tokens a message arrives and goes through what `Talk.submit` does while busy:

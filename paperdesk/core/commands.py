@@ -99,7 +99,7 @@ def parse(line: str) -> Command:
     if spec.arg is Arg.PAGE:
         return _page_and_filters(name, rest, raw)
     parts = _split(rest, name)
-    external = name == "open" and "--external" in parts  # open in the system's PDF viewer (issue 13)
+    external = name == "open" and "--external" in parts  # open in the system's PDF viewer
     parts = [p for p in parts if not (external and p == "--external")]
     if not parts:
         raise CommandError(f"{name} needs a result number or a paper id (usage: {spec.usage})")

@@ -119,7 +119,7 @@ class Desk(BesideWork):
             self.notices.append(notice)
         from paperdesk.core.dispatch.talk import Talk
 
-        self.talk = Talk(self)  # free text -> the dispatcher (issue 15); holds the dialogue since the last act
+        self.talk = Talk(self)  # free text -> the dispatcher; holds the dialogue since the last act
         self.answer_scope: dict[str, Any] | None = None  # a routed question's papers (direct-paper, citation)
         self.workflow: WorkflowMachine = new_workflow(self.context, listeners=[_TransitionListener(self)])
         self._refresh_downloaded()
@@ -160,7 +160,7 @@ class Desk(BesideWork):
 
     @property
     def memory(self):  # type: ignore[no-untyped-def]
-        """The library's memory graph (issue 16), opened on first use."""
+        """The library's memory graph, opened on first use."""
         if self._memory is None:
             from paperdesk.core.memory import MemoryGraph
 
@@ -191,7 +191,7 @@ class Desk(BesideWork):
         self._notes_writer.submit(self._retry_notes).result()  # space freed since: written now
         self._notes_writer.shutdown(wait=True)
         self.unsaved_notes = self._notes.kept
-        tracker = getattr(self, "_plan_tracker", None)  # issue 14: the research tracker's own connection
+        tracker = getattr(self, "_plan_tracker", None)  # the research tracker's own connection
         if tracker is not None:
             tracker.close()
         if self._memory is not None:
@@ -358,7 +358,7 @@ class Desk(BesideWork):
             return "nothing was added"
         runs = command.name == "build" or command.name == "research" and (
             self.session.mode != "plan" or command.text.strip() == "--resume")
-        if runs:  # issue 14: the tracker keeps the run
+        if runs:  # the tracker keeps the run
             return "the state is unchanged; the run is kept: research --resume finishes it without redoing steps"
         return "the state is unchanged"
 
@@ -435,7 +435,7 @@ class Desk(BesideWork):
         self._refresh_plan()
 
     def _refresh_plan(self) -> None:
-        """issue 14: the plan facts the plan guards read (pending revision, validity, network steps)."""
+        """The plan facts the plan guards read (pending revision, validity, network steps)."""
         from paperdesk.core.handlers.plans import plan_facts
 
         c = self.context

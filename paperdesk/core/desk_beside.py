@@ -1,4 +1,4 @@
-"""What a Desk does beside a running command (issue 13): answer read-only lines, and catch up with the library.
+"""What a Desk does beside a running command: answer read-only lines, and catch up with the library.
 
 A face asks `interrupts(line)` before it stops running work: read-only commands
 (the registry's `readonly` flag: help, status, history, dialogue ...) and lines

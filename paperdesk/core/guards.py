@@ -69,7 +69,7 @@ SOURCE_REACHABLE = Guard("source_reachable", _source_reachable,
                          lambda c: f"{_offline(c)}: downloading needs arXiv; add a local PDF file instead, "
                                    "or go online")
 
-# issue 14 (plan14): guards of the plan-review commands; they read the plan facts the Desk keeps on the context.
+# Guards of the plan-review commands; they read the plan facts the Desk keeps on the context.
 def _plan_online(context: "WorkflowContext") -> bool:
     return _online(context) or not context.plan_network
 

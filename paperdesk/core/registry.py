@@ -108,7 +108,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("summarize", Arg.REF, "summarize <n|id>",
                 "download, index and summarize a found paper, or summarize a library paper with no summary yet",
                 (Rule(("select-new",), "draft-summary", guards=(FETCHABLE, MODEL_REACHABLE)),
-                 # issue 13 (tui13a): a library paper without a saved summary; abandon keeps the paper
+                 # A library paper without a saved summary; abandon keeps the paper
                  Rule(("select-view",), "draft-summary", guards=(UNSUMMARIZED, MODEL_REACHABLE))),
                 "new_paper:summarize",
                 enable_hint="find papers first (find <query>), then summarize <n>; or list, then summarize <n> "
@@ -174,7 +174,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     # Extension (spec: "New commands"): the dialogue the dispatcher keeps since the last act.
     CommandSpec("dialogue", Arg.NONE, "dialogue", "show the current dialogue with the dispatcher",
                 (Rule(ANY),), "meta:dialogue", readonly=True),
-    # issue 13 (tui13b): papers in and out, library upkeep. They never change the state; export only reads,
+    # Papers in and out, library upkeep. They never change the state; export only reads,
     # import / remove / tag change the library, so they wait while a summary draft is under review (ANY*)
     # except tag/untag, which touch no paper's text and are harmless anywhere.
     CommandSpec("export", Arg.QUERY, "export bibtex [n|id ...|--all] [--out FILE] | export markdown summary|report",
@@ -191,13 +191,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 (Rule(ANY),), "library_io:tag"),
     CommandSpec("untag", Arg.QUERY, "untag <n|id> <tag> [tag ...]", "take tags off a library paper",
                 (Rule(ANY),), "library_io:untag", discards=True),
-    # issue 13 (tui13a): papers in from anywhere, and a way back to initial from any state
+    # Papers in from anywhere, and a way back to initial from any state
     CommandSpec("add", Arg.SOURCE, "add <file|arXiv id|URL>",
                 "copy or download a paper, index it and start its summary draft (abandon removes it again)",
                 (Rule(ANY_STAR, "draft-summary", guards=(SOURCE_REACHABLE, MODEL_REACHABLE)),), "adding:add"),
     CommandSpec("close", Arg.NONE, "close", "leave the results, selection and draft for initial; all stays stored",
                 (Rule(ANY_STAR, "initial"),), "adding:close"),
-    # issue 14 (plan14): research modes and plan review (spec "Extensions beyond the seed").
+    # Research modes and plan review (spec "Extensions beyond the seed").
     CommandSpec("mode", Arg.TEXT, "mode [plan|agent|reader]",
                 "research mode: plan (review the plan first), agent (run and act), reader (citations only)",
                 (Rule(ANY),), "plans:mode"),
@@ -224,10 +224,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 (Rule(("draft-plan",), "draft-research", if_empty="initial",
                       guards=(MODEL_REACHABLE, PLAN_VALID, NO_REVISION_PENDING, PLAN_ONLINE)),), "plans:build",
                 enable_hint="build runs a plan under review: mode plan, then research <query>"),
-    # issue 15 (dispatch15): `ask <message>` hands a message to the dispatcher, like a line that is no command.
+    # `ask <message>` hands a message to the dispatcher, like a line that is no command.
     CommandSpec("ask", Arg.QUERY, "ask <message>", "say what you want in your own words; the desk shows what it "
                 "understood, then runs it", (Rule(ANY),), "meta:ask"),
-    # issue 16 (discuss16): discuss a paper (student, teacher, observer) and the memory graph the agents keep.
+    # Discuss a paper (student, teacher, observer) and the memory graph the agents keep.
     CommandSpec("discuss", Arg.TEXT, "discuss [<n|id>] [options]",
                 "student/teacher/observer discussion, annotated summary (--turns N --every K --resume)",
                 (Rule(PAPER_STATES, "draft-discussion", guards=(MODEL_REACHABLE,)),), "discussion:discuss",

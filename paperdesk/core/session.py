@@ -66,7 +66,7 @@ class Session:
     draft: DraftRef | None = None
     reader: tuple[str, int] | None = None  # (paper id, page) last opened
     dialogue: list[dict[str, Any]] = field(default_factory=list)  # dispatch.Dialogue turns (JSON) since the last act
-    # issue 14 (plan14): the research mode and the plan under review (spec "New state variables")
+    # The research mode and the plan under review (spec "New state variables")
     mode: str = "agent"  # plan, agent or reader
     plan: dict[str, Any] | None = None  # the current plan (Plan.to_json); kept after leaving draft-plan
     plan_pending: dict[str, Any] | None = None  # a proposed revision waiting for accept / reject

@@ -40,5 +40,5 @@ ANY = STATE_NAMES
 ANY_STAR = tuple(s for s in STATE_NAMES if not STATE_BY_NAME[s].blocks)  # every state a user may leave freely
 DRAFTS = ("draft-summary", "summarized", "draft-sem-search", "draft-research", "draft-discussion")
 VIEWERS = ("select-view", "draft-sem-search", "draft-research", "draft-discussion")
-# Where a paper can be named (spec "Extensions beyond the seed"); discuss16 appends draft-discussion.
+# Where a paper can be named (spec "Extensions beyond the seed"); discuss appends draft-discussion.
 PAPER_STATES = ("summarized", "select-view", "draft-sem-search", "draft-research", "draft-discussion")

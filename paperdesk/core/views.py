@@ -121,7 +121,7 @@ class DialogueView:
     turns: list[tuple[str, str]]
 
 
-# issue 13 (tui13b): a titled block of lines (import's report, tags), shown in a text window or printed.
+# A titled block of lines (import's report, tags), shown in a text window or printed.
 @dataclass(frozen=True)
 class LinesView:
     title: str
@@ -129,7 +129,7 @@ class LinesView:
 
 
 
-# issue 14 (plan14): the research plan under review, its pending diff and its steps' status.
+# The research plan under review, its pending diff and its steps' status.
 @dataclass(frozen=True)
 class PlanStepRow:
     id: int
@@ -160,7 +160,7 @@ class PlanView:
         return bool(self.diff)
 
 
-# issue 16 (discuss16): the memory graph's nodes, as `memory [query]` shows them.
+# The memory graph's nodes, as `memory [query]` shows them.
 @dataclass(frozen=True)
 class MemoryView:
     """Memory-graph entities matching a query (newest first without one), with the relations touching them."""
@@ -237,7 +237,7 @@ class ResultsChanged:
 
 @dataclass(frozen=True)
 class DiscussionProgress:
-    """One step of a running discussion (issue 16): kind is the discussion Event's (start, question, token,
+    """One step of a running discussion: kind is the discussion Event's (start, question, token,
     answer, insight, turn, summary, done, interrupted); `turn` of `total` is the turn in progress."""
 
     kind: str
@@ -256,7 +256,7 @@ class CommandFinished:
 
 @dataclass(frozen=True)
 class PlanUpdated:
-    """issue 14 (plan14): the plan streamed one more step, or a step of a running plan changed status."""
+    """the plan streamed one more step, or a step of a running plan changed status."""
 
     view: PlanView
     message: str = ""  # a one-line progress note for the status bar ("step 2/3 read_paper: done 1.2 s")
@@ -264,7 +264,7 @@ class PlanUpdated:
 
 @dataclass(frozen=True)
 class AgentActed:
-    """issue 14 (plan14): agent mode acted after a report: opened a cited page, offers arXiv finds to add."""
+    """agent mode acted after a report: opened a cited page, offers arXiv finds to add."""
 
     page: PageView | None
     offers: list[tuple[str, str]] = field(default_factory=list)  # (arXiv id, title) found by arxiv_search

@@ -42,7 +42,7 @@ class WorkflowContext:
     remote_model: bool = False  # generation goes to a remote endpoint
     retry_seconds: float = 60.0  # after arXiv was unreachable, how long network commands stay disabled
     downloaded: list[bool] = field(default_factory=list)  # per result in last_query_set: already in the library?
-    # issue 14 (plan14): facts of the plan under review, kept up to date by the Desk for the plan guards
+    # Facts of the plan under review, kept up to date by the Desk for the plan guards
     plan_pending: bool = False  # a revision is proposed and waits for accept / reject
     plan_problem: str | None = None  # why the current plan is invalid, or None
     plan_network: list[int] = field(default_factory=list)  # ids of the plan's steps that need the network

@@ -75,7 +75,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
         self._armed: str | None = None  # a line that would interrupt the running command, waiting for Enter
         self._command_worker: Worker | None = None
         self.router = OutcomeRouter(self)
-        self.talk = TalkController(self)  # free text -> the dispatcher (issue 15)
+        self.talk = TalkController(self)  # free text -> the dispatcher
         self.keymap: dict[str, str] = {}  # binding id -> keys, as applied from the [keymap] settings
         # Chosen before the first style pass: changing the theme after mount restyles every widget.
         self.theme_notices = self._choose_theme()
@@ -99,7 +99,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
                     yield Lazy(ReaderPane(lambda: self.desk.library if self.desk else None, id="reader"))
                 with TabPane("Reports · F6", id="tab-reports"):
                     yield Lazy(ReportsPane(id="reports"))
-                with TabPane("Plan · F7", id="tab-plan"):  # issue 14
+                with TabPane("Plan · F7", id="tab-plan"):
                     yield PlanPane(id="plan")
                 with TabPane("Discussion · F8", id="tab-discussion"):
                     yield Lazy(DiscussionPane(id="discussion"))
@@ -397,7 +397,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
             item = desk.session.results[number - 1]
             if item.in_library:
                 self.router.follow_notes(item.id)
-    # issue 14: the Plan pane's keys run workflow commands; `plan edit` comes back as a Command
+    # the Plan pane's keys run workflow commands; `plan edit` comes back as a Command
     @on(PlanPane.Run)
     def _plan_key(self, message: PlanPane.Run) -> None:
         if message.prefill:

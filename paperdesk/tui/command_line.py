@@ -81,7 +81,7 @@ class CommandLine(Vertical):
         self._candidates = candidates
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="understood")  # issue 15: what a free-text message was understood as
+        yield Static("", id="understood")  # what a free-text message was understood as
         yield CommandInput(self._candidates, placeholder="type a command (help lists them): find <query>, list, "
                                                          "sem-search <query> …", id="command-input")
         yield Static("", id="command-message")

@@ -23,8 +23,8 @@ APP_BINDINGS: list[Binding] = [
     Binding("f4", "focus_pane('notes')", "Notes pane", id="focus_notes", show=False, priority=True),
     Binding("f5", "focus_pane('reader')", "Reader pane", id="focus_reader", show=False, priority=True),
     Binding("f6", "focus_pane('reports')", "Reports pane", id="focus_reports", show=False, priority=True),
-    Binding("f7", "focus_pane('plan')", "Plan pane", id="focus_plan", show=False, priority=True),  # issue 14
-    # issue 16 (discuss16): the Discussion pane and the Memory screen
+    Binding("f7", "focus_pane('plan')", "Plan pane", id="focus_plan", show=False, priority=True),
+    # the Discussion pane and the Memory screen
     Binding("f8", "focus_pane('discussion')", "Discussion pane", id="focus_discussion", show=False, priority=True),
     Binding("f10", "memory", "Memory", id="memory", show=False, priority=True),
     Binding("rightsquarebracket", "page(1)", "Next page", id="next_page", key_display="]", show=False),

@@ -1,4 +1,4 @@
-"""The workbench's reading and library actions (issue 13): citations to the reader, the PDF viewer, remove asks first.
+"""The workbench's reading and library actions: citations to the reader, the PDF viewer, remove asks first.
 
 A mixin of PaperDeskApp, kept out of app.py so that file stays about startup and running commands.
 Handlers are named on_<widget>_<message> (Textual finds those along the class's MRO).

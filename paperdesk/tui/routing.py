@@ -77,7 +77,7 @@ class OutcomeRouter:
             self.sync()
         elif isinstance(event, views.ResultsChanged):
             self.results(event.view)
-        elif isinstance(event, views.DiscussionProgress):  # issue 16: turn by turn, "turn 4/10" in the status bar
+        elif isinstance(event, views.DiscussionProgress):  # turn by turn, "turn 4/10" in the status bar
             pane = self._pane(DiscussionPane)
             pane.event(event)
             if event.kind == "start":
@@ -89,7 +89,7 @@ class OutcomeRouter:
             app.status_bar.set_activity(f"running {event.command}")
         elif isinstance(event, views.CommandFinished):
             self.finished(event.outcome)
-        elif isinstance(event, views.PlanUpdated):  # issue 14: live step status, the plan streaming in
+        elif isinstance(event, views.PlanUpdated):  # live step status, the plan streaming in
             self._pane(PlanPane).show(event.view, event.message)
             if event.view.streaming or app.main.query_one(TabbedContent).active != "tab-draft":
                 self._tab("tab-plan")
@@ -99,7 +99,7 @@ class OutcomeRouter:
             self._pane(PlanPane).set_offers(event.offers)
             if event.page is not None:
                 self._page(event.page)
-        elif isinstance(event, Understood):  # issue 15: a message's decision, shown before it runs
+        elif isinstance(event, Understood):  # a message's decision, shown before it runs
             app.command_line.understood(f"understood as {event.line}"
                                         + (" · interrupting the running work" if event.interrupting else ""))
 
@@ -178,7 +178,7 @@ class OutcomeRouter:
             views.MemoryView: lambda view: self.memory_screen(view.query, view),
         }
 
-    # -- issue 14: the Plan pane ----------------------------------------------------------------------
+    # -- the Plan pane ----------------------------------------------------------------------
 
     def _plan(self, view: Any) -> None:
         self._pane(PlanPane).show(view)
@@ -236,7 +236,7 @@ class OutcomeRouter:
             return
         self._tab("tab-draft")
 
-    # -- issue 16: the memory graph and unfinished discussions -------------------------------------
+    # -- the memory graph and unfinished discussions -------------------------------------
 
     def memory_screen(self, query: str, view: Any = None) -> None:
         """The Memory screen over the desk's graph; a fact's page, when chosen, opens in the Reader."""

@@ -1,4 +1,4 @@
-"""Issue 11, one test per defect: each failed on the code before the fix.
+"""One test per defect of the fault audit: each failed on the code before the fix.
 
 Two Library objects on one home stand in for two processes: each has its own
 writer-lock file descriptor, its own in-memory vectors and its own tantivy

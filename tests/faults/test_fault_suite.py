@@ -1,4 +1,4 @@
-"""The standing fault suite (issue 11): kills, two writers, a full disk, hostile HTTP, bad input.
+"""The standing fault suite: kills, two writers, a full disk, hostile HTTP, bad input.
 
 CI-sized by default (20 kill -9s, seeded); PAPERDESK_FAULT_KILLS=200 runs a
 longer one and PAPERDESK_FAULT_SEED picks another seed. Every trial ends

@@ -1,4 +1,4 @@
-"""issue 14, agent mode: the cited spot is found in the PDF with PyMuPDF's page.search_for.
+"""Agent mode: the cited spot is found in the PDF with PyMuPDF's page.search_for.
 
 Real library (SQLite, tantivy, MiniLM) over the CiteSee fixture PDF; no model: the citations are
 made from the stored chunks, as the synthesizer makes them.

@@ -1,4 +1,4 @@
-"""Answers and reports go through the same quality gate (issue 12): orchestration with a scripted FakeLLM.
+"""Answers and reports go through the same quality gate: orchestration with a scripted FakeLLM.
 
 FakeLLM is not a model (see tests/fake_llm.py): it replays a degenerate text so the
 gate's regenerate-then-quote path runs deterministically over a real library.

@@ -1,4 +1,4 @@
-"""`bench route`'s real-path timing (issue 15): the navigate messages it times really navigate the reader."""
+"""`bench route`'s real-path timing: the navigate messages it times really navigate the reader."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The citation route at the Desk (issue 15): "what does [2] say" is answered from that passage and its
+"""The citation route at the Desk: "what does [2] say" is answered from that passage and its
 neighbours in the paper, not from a fresh search.
 
 Real library (a fixture PDF ingested with tantivy and MiniLM), real SQLite; the text comes from FakeLLM

@@ -1,4 +1,4 @@
-"""Issue 13 at the Desk (what every face shares): read-only answers beside running work, add, summarize of a
+"""Daily use at the Desk (what every face shares): read-only answers beside running work, add, summarize of a
 library paper, close, notes of the paper being read, library sync, and the shell's abandon question.
 
 Real library, embeddings and loopback arXiv; generation from FakeLLM (tests/fake_llm.py), since these tests

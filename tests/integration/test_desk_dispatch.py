@@ -1,4 +1,4 @@
-"""Free text at the Desk (issue 15): decisions shown then run through the guards, clarify and solicited
+"""Free text at the Desk: decisions shown then run through the guards, clarify and solicited
 replies, refusals explained, the dialogue in every agent's prompt and cleared at act, interruption races.
 
 Real library, embeddings (MiniLM routes the messages) and loopback arXiv. Generation comes from FakeLLM:

@@ -1,4 +1,4 @@
-"""Messages answered beside running work are recorded in history (issue 15: every decision is recorded).
+"""Messages answered beside running work are recorded in history (every decision is recorded).
 
 Real library, SQLite and embeddings; a slow FakeLLM stand-in (not a model) keeps a summary running
 while the messages arrive: this is orchestration only.

@@ -1,4 +1,4 @@
-"""A full plan-mode cycle started from free text (issue 15): the research message, `build`, `save`.
+"""A full plan-mode cycle started from free text: the research message, `build`, `save`.
 
 The dialogue must reach the planner (plan), every step answer (do) and the check's re-asked answers,
 and be empty after the act (`save`). Real library, embeddings and loopback arXiv; the text comes from

@@ -1,4 +1,4 @@
-"""The race between a finishing generation and an arriving message (issue 15), driven in both orders.
+"""The race between a finishing generation and an arriving message, driven in both orders.
 
 A stand-in generator (FakeLLM, not a model: this is pure orchestration) holds on a threading.Event
 either just before its last token (the message arrives first) or after its last token, before it

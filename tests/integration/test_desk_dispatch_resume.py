@@ -1,4 +1,4 @@
-"""Interrupting research with a message and going on with it (issue 15): the message steers the resumed run.
+"""Interrupting research with a message and going on with it: the message steers the resumed run.
 
 Real library, embeddings and loopback arXiv; generation from FakeLLM because this is orchestration only
 (which command the message becomes, which prompts of the resumed run carry the message).

@@ -42,7 +42,7 @@ LINES = {
     "clear": "clear",
     "quit": "quit",
     "dialogue": "dialogue",
-    # issue 13 (tui13b): papers in and out; {tmp} is the test's own folder
+    # papers in and out; {tmp} is the test's own folder
     "export": "export bibtex --all --out {tmp}/library.bib",
     "import": "import bibtex {tmp}/refs.bib",
     "remove": "remove local-054848230deb",  # the second paper of the base library, never the selected one
@@ -50,16 +50,15 @@ LINES = {
     "untag": "untag 2302.07302v1 to-read",
     "add": f"add {PAPERS / '2304.02623v1.pdf'}",
     "close": "close",
-    # issue 14 (plan14)
-    "mode": "mode reader",
+    # "mode": "mode reader",
     "plan": "plan",
     "revise": "revise also list the datasets used",
     "accept": "accept",
     "reject": "reject",
     "step": "step edit 1 k=3",
     "build": "build",
-    "ask": "ask status",  # issue 15: a message understood as a read-only command; the state stays
-    "discuss": "discuss 2302.07302v1 --turns 1",  # issue 16
+    "ask": "ask status",  # a message understood as a read-only command; the state stays
+    "discuss": "discuss 2302.07302v1 --turns 1",
     "memory": "memory citations",
 }
 PATHS = {  # how each state is reached from the base library (CiteSee, with a saved summary)
@@ -70,7 +69,7 @@ PATHS = {  # how each state is reached from the base library (CiteSee, with a sa
     "select-view": ["list"],
     "draft-sem-search": ["sem-search how do readers keep track of citations", "improve shorter"],
     "draft-research": ["research how do readers keep track of citations", "improve shorter"],
-    "draft-plan": ["mode plan", "research how do readers keep track of citations", "mode agent"],  # issue 14
+    "draft-plan": ["mode plan", "research how do readers keep track of citations", "mode agent"],
     "draft-discussion": ["list", "discuss 1 --turns 2 --every 2", "improve what does the study measure"],
 }
 
@@ -80,7 +79,7 @@ def templates(tmp_path_factory, arxiv_server, embedder):
     root = tmp_path_factory.mktemp("desk-states")
     base = root / "base"
     desk = Desk(settings_for(base, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
-    desk.research_backends = Backends(desk.backend, None)  # issue 14: rules plan, no planner model
+    desk.research_backends = Backends(desk.backend, None)  # rules plan, no planner model
     paper = desk.library.add_arxiv("2302.07302v1", desk.arxiv).paper
     assert desk.library.add_pdf(PAPERS / "2304.02623v1.pdf").paper.id == "local-054848230deb"  # for remove
     desk.store.add_revision(paper.id, "# CiteSee\n\n## Problem\nReaders lose track of citations [p. 1].", "final")
@@ -116,7 +115,7 @@ def test_command_in_state_through_the_desk(state, command, templates, tmp_path, 
             line = f"summarize {desk.library.add_pdf(PAPERS / '2304.02623v1.pdf').paper.id}"
         if command == "notes" and state in VIEW_STATES:  # notes when viewing are the open paper's: open one first
             line = f"open 1\n{line}"
-        if command in GUARD_FACTS and state in SPEC_TABLE[command]:  # issue 14: accept/reject need a revision
+        if command in GUARD_FACTS and state in SPEC_TABLE[command]:  # accept/reject need a revision
             assert desk.run("revise also list the methods").ok
         before = desk.status()
         out, err = io.StringIO(), io.StringIO()

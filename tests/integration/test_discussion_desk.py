@@ -1,4 +1,4 @@
-"""discuss / memory through the Desk (issue 16): states, the discussion draft, lqs, cancel and resume.
+"""discuss / memory through the Desk: states, the discussion draft, lqs, cancel and resume.
 
 Real library, SQLite, tantivy and MiniLM; FakeLLM stands in for the model because these tests are
 about the workflow plumbing (the real GGUF runs the same loop in test_discussion_model.py and the

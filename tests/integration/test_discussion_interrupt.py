@@ -1,4 +1,4 @@
-"""A new message interrupts a running discussion (issue 16): the dispatcher gets it, the discussion stays resumable.
+"""A new message interrupts a running discussion: the dispatcher gets it, the discussion stays resumable.
 
 Real library, SQLite, tantivy, MiniLM (the dispatcher routes the message by it) and the loopback arXiv;
 FakeLLM stands in for the model (NOT a model: slow fixed tokens) because this is about orchestration:

@@ -1,4 +1,4 @@
-"""A second discussion of a paper reads the first one back from memory (issue 16), with the real default GGUF.
+"""A second discussion of a paper reads the first one back from memory, with the real default GGUF.
 
 Real library, SQLite, tantivy, MiniLM and the shared session model; tiny outputs, two turns and then one.
 """

@@ -1,4 +1,4 @@
-"""The teacher's sources beyond the discussed paper (issue 16): another library paper and the memory graph.
+"""The teacher's sources beyond the discussed paper: another library paper and the memory graph.
 
 Real library (SQLite, tantivy, MiniLM) holding two related fixture papers: "Beyond Summarization"
 (2304.02623, the one discussed) and Multi-LexSum (2206.10883, whose civil-rights lawsuit summaries the

@@ -1,4 +1,4 @@
-"""The memory graph as one more source for sem-search and research (issue 16), on a real library.
+"""The memory graph as one more source for sem-search and research, on a real library.
 
 Real SQLite, tantivy and MiniLM; the CiteSee PDF. A memory observation names a paper and a page;
 recall turns it into that page's passage, so answers cite the paper and page (never "memory" alone)

@@ -1,4 +1,4 @@
-"""issue 14 through the Desk and the shell: plan mode, review, edits, build, modes, resume.
+"""Research plans through the Desk and the shell: plan mode, review, edits, build, modes, resume.
 
 The library, tracker and retrieval are real (SQLite, tantivy, MiniLM); generation comes from
 FakeLLM (tests/fake_llm.py) and plans from the rule planner, because these tests are about

@@ -1,4 +1,4 @@
-"""issue 14 end to end through `paperdesk shell` with the real models: SmolLM2 plans, Gemma writes.
+"""Research plans end to end through `paperdesk shell` with the real models: SmolLM2 plans, Gemma writes.
 
 Scripts: plan mode -> research -> revise -> reject -> step add/drop -> build -> save; agent mode
 research -> report with the cited page opened; kill -9 mid-build -> research --resume finishes

@@ -1,4 +1,4 @@
-"""issue 14: the research report streams while the run goes on, not in one burst at the end.
+"""the research report streams while the run goes on, not in one burst at the end.
 
 Real library (SQLite, tantivy, MiniLM over the CiteSee fixture paper) and the rule planner;
 generation comes from FakeLLM (tests/fake_llm.py), a stand-in that streams a fixed sentence

@@ -1,6 +1,6 @@
 """The dispatcher with the real MiniLM embedder on the labelled sets, and `paperdesk route` on a saved session.
 
-Accuracy on labelled data is the claim of issue 15 (>= 90% overall, no action
+Accuracy on labelled data is the router's claim (>= 90% overall, no action
 below 80%); a decision counts only when its action, route and command all match.
 """
 

@@ -1,4 +1,4 @@
-"""A shell session in free text only (issue 15), with the real models: the default GGUF writes, MiniLM routes.
+"""A shell session in free text only, with the real models: the default GGUF writes, MiniLM routes.
 
 The shell runs in-process over a Desk that shares the session's loaded models (tests/conftest.py), with
 tiny outputs, so the whole session stays short. Every line is a message, never a command; each decision

@@ -1,4 +1,4 @@
-"""issue 14: the line shell names `research --resume` on start when a research run did not finish.
+"""the line shell names `research --resume` on start when a research run did not finish.
 
 Real Desk, SQLite tracker and shell; no model is loaded (none is needed to start and to say it).
 """

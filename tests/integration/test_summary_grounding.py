@@ -1,4 +1,4 @@
-"""Summaries of all 4 fixture papers with the real default model: cited pages, no loops (issue 12).
+"""Summaries of all 4 fixture papers with the real default model: cited pages, no loops.
 
 One short summary per paper (module-scoped, shared by every assert below) keeps this cheap.
 """

@@ -1,4 +1,4 @@
-"""Issue 13, keys and interruptions: typing goes where the user means, and looking never stops work.
+"""Keys and interruptions: typing goes where the user means, and looking never stops work.
 
 No model is loaded here: the long-running command is a `find` that waits on the
 loopback arXiv's Retry-After, which Esc or an interrupt cancels like any work.
@@ -84,7 +84,7 @@ async def test_read_only_commands_answer_while_work_runs_and_never_interrupt_it(
         await pilot.press("colon", *"open 1 3", "enter")  # and so does open: the reader shows it alone
         await settle(pilot, until=lambda: reader.page == 3)
         assert "the running arXiv search goes on" in message_text(app)
-        await pilot.press("colon", *"statsu", "enter")  # a typo: the dispatcher (issue 15) gets it, nothing stops
+        await pilot.press("colon", *"statsu", "enter")  # a typo: the dispatcher gets it, nothing stops
         await settle(pilot, until=lambda: app.command_line.input.value == "")
         await pilot.pause(1.0)
         finds = lambda: [o for o in outcomes(messages) if o.command.startswith("find")]  # noqa: E731
@@ -108,7 +108,7 @@ async def test_usage_in_the_command_line_keeps_its_brackets(workbench, library):
     app = workbench(model=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await type_commands(pilot, "list")
-        # a bare `open` is now resolved by the dispatcher (issue 15), so the usage text is said directly:
+        # a bare `open` is now resolved by the dispatcher, so the usage text is said directly:
         # the command line prints it as plain text, brackets and all (no markup eats `[page]`)
         app.command_line.say("open needs a paper (usage: open <n|id> [page])", "error")
         await pilot.pause()

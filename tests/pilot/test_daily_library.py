@@ -1,4 +1,4 @@
-"""Issue 13, no dead ends: a library kept in sync with other processes, papers in by `add`, summaries of
+"""No dead ends: a library kept in sync with other processes, papers in by `add`, summaries of
 library papers, `close`, and notes that follow the paper being read."""
 
 import asyncio

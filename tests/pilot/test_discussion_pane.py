@@ -1,4 +1,4 @@
-"""The Discussion pane and the Memory screen from the keyboard (issue 16), on the real default model.
+"""The Discussion pane and the Memory screen from the keyboard, on the real default model.
 
 Tiny runs (2-3 turns, short answers from SHORT_OUTPUTS) keep the model time to seconds; the tests assert
 on the workflow state, the pane, the status bar and the stored discussion, never on timing.

@@ -1,4 +1,4 @@
-"""Free text from the keyboard (issue 15): a decision under 0.6 waits for Enter (run) or Esc (drop).
+"""Free text from the keyboard: a decision under 0.6 waits for Enter (run) or Esc (drop).
 
 No model is loaded (the library is filled from the loopback arXiv); MiniLM routes the messages.
 """

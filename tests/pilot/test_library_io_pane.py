@@ -1,4 +1,4 @@
-"""Issue 13, papers in and out from inside the app: remove asks first, tags and list filters, export and import.
+"""Papers in and out from inside the app: remove asks first, tags and list filters, export and import.
 
 Real library (fixture papers through the loopback arXiv), no model.
 """

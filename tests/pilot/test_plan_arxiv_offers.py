@@ -1,4 +1,4 @@
-"""issue 14, agent mode from the keyboard: arXiv finds are offered in the Plan pane and + adds one.
+"""Agent mode from the keyboard: arXiv finds are offered in the Plan pane and + adds one.
 
 Real parts throughout: the default GGUF writes (short outputs), MiniLM and tantivy index, and the
 arXiv is the loopback server (tests/arxiv_server.py) that serves the four fixture papers. The plan

@@ -1,4 +1,4 @@
-"""issue 14 from the keyboard: plan mode in the workbench, the Plan pane's keys, plan edit, build, Esc.
+"""Plan mode from the keyboard: plan mode in the workbench, the Plan pane's keys, plan edit, build, Esc.
 
 The writer is the real default GGUF (loaded once, short outputs); plans come from the rule planner so
 the steps are known. Each test asserts on workflow state, the Desk's messages and the pane's view.

@@ -1,4 +1,4 @@
-"""Issue 13, reading: citations open the cited page with the passage marked, find counts matches and n/N step
+"""Reading: citations open the cited page with the passage marked, find counts matches and n/N step
 through them, o opens the PDF viewer, find results show the abstract, and narrow terminals give one pane the screen.
 
 Real library (fixture papers through the loopback arXiv), no model: drafts are written into the store as a model would.

@@ -1,4 +1,4 @@
-"""Snapshots of what issue 13 changed on screen: the status screen whole (it was a toast the command line
+"""Snapshots of the daily-use screens: the status screen whole (it was a toast the command line
 cut off), the question typed `abandon` asks, and the Notes pane following the highlighted paper, at the
 small (80x24) and large (160x48) sizes. Same fixed data and settings as test_screens.py; no model runs.
 Regenerate only after looking at the diff: pytest tests/snapshots --snapshot-update.

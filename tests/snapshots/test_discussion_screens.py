@@ -1,4 +1,4 @@
-"""Snapshots of the Discussion pane (mid-run and the final annotated summary) and the Memory screen (issue 16).
+"""Snapshots of the Discussion pane (mid-run and the final annotated summary) and the Memory screen.
 
 Fixed data, no model: the discussion steps are the events a run emits, the
 summary is rendered from fixed annotated entries, and the memory graph is

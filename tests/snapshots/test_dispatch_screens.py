@@ -1,4 +1,4 @@
-"""Snapshots of free text in the workbench (issue 15): the "understood as" line above the command line.
+"""Snapshots of free text in the workbench: the "understood as" line above the command line.
 
 A delegated command shown before it runs, a clarifying question and its reply, a refusal explained, and a
 message that interrupts a running generation. MiniLM (shared, loaded once) routes the messages. No model

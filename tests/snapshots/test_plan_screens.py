@@ -1,4 +1,4 @@
-"""issue 14: snapshots of the Plan pane: plan streaming, diff pending, run in progress, finished report.
+"""snapshots of the Plan pane: plan streaming, diff pending, run in progress, finished report.
 
 Built from stored data (a plan in the session, a run in the tracker with fixed timings) and Desk
 events posted to the app as a run would post them, so no model runs and every screen is stable.

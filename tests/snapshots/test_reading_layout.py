@@ -1,4 +1,4 @@
-"""Snapshots for issue 13's reading and layout work, at 80x24 (one pane at a time) and 160x48.
+"""Snapshots of the reading layout, at 80x24 (one pane at a time) and 160x48.
 
 Fixed data (two fixture papers through the loopback arXiv, an answer written into the store), no model,
 no cursor blink. Regenerate only after looking at the diff: pytest tests/snapshots --snapshot-update.

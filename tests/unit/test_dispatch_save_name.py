@@ -1,4 +1,4 @@
-"""save's name from free words (issue 15 audit): only a quoted name or one after as / named / called counts."""
+"""save's name from free words: only a quoted name or one after as / named / called counts."""
 
 import pytest
 

@@ -123,7 +123,7 @@ def test_reopen_rolls_back_pending_and_applies_removals(settings, embedder, cite
     lib.close()
     again = Library(settings, embedder=embedder)
     _consistent(again)
-    # A half-done add is undone, never finished by whoever opens next (issue 11): b is gone with its PDF.
+    # A half-done add is undone, never finished by whoever opens next: b is gone with its PDF.
     assert again.store.count_papers() == 0 and again.search("citations reading writing", k=20) == []
     assert list(again.papers_dir.iterdir()) == [] and again.integrity_problems() == []
 

@@ -1,4 +1,4 @@
-"""issue 14: the new rows of the spec on the workflow model, their guards, the session variables, agent actions.
+"""the new rows of the spec on the workflow model, their guards, the session variables, agent actions.
 
 The generic every-command-in-every-state check is test_workflow_table.py (rows in tests/spec_table.py);
 this file covers what a plain (state, command) cell cannot: the mode-dependent research row, guards
@@ -81,7 +81,7 @@ def test_session_keeps_mode_and_plan_and_survives_bad_values():
     assert back.plan_run == 4 and back.plan_created == 12.5
     _, odd = Session.from_json({**session.to_json("draft-plan"), "mode": "turbo", "plan": "not a plan"})
     assert odd.mode == "agent" and odd.plan is None  # a damaged value falls back, the session still loads
-    assert Session.from_json({"state": "initial"})[1].mode == "agent"  # sessions from before issue 14
+    assert Session.from_json({"state": "initial"})[1].mode == "agent"  # sessions from before plan mode
 
 
 def test_most_cited_picks_the_paper_cited_most_then_its_first_citation():

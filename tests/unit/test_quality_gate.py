@@ -1,4 +1,4 @@
-"""The quality gate, page grounding and extractive fallback, on the degenerate texts reported in issue 12.
+"""The quality gate, page grounding and extractive fallback, on the degenerate texts seen in use.
 
 The encoder here is a deterministic bag-of-words stand-in (as in test_attribution.py):
 these tests are about the gate's logic, not about the embedding model.

@@ -20,6 +20,6 @@ def test_runs_on_a_new_library_and_an_unknown_run(tmp_home, capsys):
     assert err.startswith("error: there is no research run 99") and err.count("\n") == 1
 
 
-def test_research_mode_must_be_one_of_the_three(tmp_home, capsys):  # issue 14: --mode plan|agent|reader
+def test_research_mode_must_be_one_of_the_three(tmp_home, capsys):  # --mode plan|agent|reader
     assert main(["research", "what is CiteSee?", "--mode", "turbo"]) == 2
     assert "invalid choice: 'turbo'" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""The student reads earlier discussions back (issue 16): known topics go last, by topic or by meaning.
+"""The student reads earlier discussions back: known topics go last, by topic or by meaning.
 
 Real MiniLM for the similarity; no model (the queue is decided by code, `_repeats` by vectors).
 """

@@ -131,7 +131,7 @@ class Summarizer:
         progress: ProgressCallback | None = None,
         dialogue: str = "",
     ) -> SummaryResult:
-        """Summarize a paper section by section; `dialogue` (the optional "User dialogue" block, issue 15)
+        """Summarize a paper section by section; `dialogue` (the optional "User dialogue" block)
         leads each section's prompt, so the words that asked for the summary shape it."""
         paper = self.store.get_paper(paper_id)
         if paper is None:
@@ -211,7 +211,7 @@ class Summarizer:
         and `sources`; the others kept as they are. A rewrite that does not hold up keeps the section's old
         text, and a revision identical to the current one is not stored (`unchanged` says why).
 
-        `dialogue` is the optional "User dialogue" block (issue 15), put before each section's prompt."""
+        `dialogue` is the optional "User dialogue" block, put before each section's prompt."""
         from paperdesk.core.errors import PaperdeskError
 
         paper = self.store.get_paper(paper_id)

@@ -1,4 +1,4 @@
-"""Discuss a paper: student, teacher and observer agents, and an annotated summary (seed 004, offline).
+"""Discuss a paper: student, teacher and observer agents, and an annotated summary, offline.
 
 API for wiring (Desk, workflow, TUI):
 

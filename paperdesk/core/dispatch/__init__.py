@@ -1,4 +1,4 @@
-"""Talk to the desk: the free-text dispatcher and the question router (issue 15), headless.
+"""Talk to the desk: the free-text dispatcher and the question router, headless.
 
 Wiring for a face (Desk / TUI / shell), once the command registry lands:
 

@@ -1,4 +1,4 @@
-"""The router for questions (seed 003): citation, direct-paper, simple or complex.
+"""The router for questions: citation, direct-paper, simple or complex.
 
 - citation: the question points at a numbered source of the current draft;
 - direct-paper: it names one paper (id, title words, an ordinal, "this paper");

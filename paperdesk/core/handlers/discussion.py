@@ -1,4 +1,4 @@
-"""Discuss a paper (issue 16) and search the memory graph the discussions keep.
+"""Discuss a paper and search the memory graph the discussions keep.
 
 `discuss` streams a student/teacher/observer discussion turn by turn as
 `DiscussionProgress` events; the workflow enters draft-discussion as soon as

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from paperdesk.core.library import Hit
 
 def recall_from(desk: "Desk") -> dict:
-    """retrieve()'s memory arguments: the library's memory graph adds the pages it recalls (issue 16)."""
+    """retrieve()'s memory arguments: the library's memory graph adds the pages it recalls."""
     k = desk.settings["memory.recall"]
     return {"memory": desk.memory if k else None, "recall_k": k}
 
@@ -97,7 +97,7 @@ def improve(desk: "Desk", command: Command) -> Outcome:
         raise PaperdeskError("there is no draft to improve; summarize <n>, sem-search or research writes one")
     if draft.kind == "summary":
         return _improve_summary(desk, command)
-    if draft.kind == "discussion":  # issue 16: the feedback becomes one more turn of the discussion
+    if draft.kind == "discussion":  # the feedback becomes one more turn of the discussion
         from paperdesk.core.handlers.discussion import improve as improve_discussion
 
         return improve_discussion(desk, command)

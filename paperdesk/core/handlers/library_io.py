@@ -1,4 +1,4 @@
-"""Papers in and out, and library upkeep: export, import, remove, tag, untag (issue 13)."""
+"""Papers in and out, and library upkeep: export, import, remove, tag, untag."""
 
 from __future__ import annotations
 

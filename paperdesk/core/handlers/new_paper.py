@@ -141,7 +141,7 @@ def abandon(desk: "Desk", command: Command) -> Outcome:
 
 def abandon_question(desk: "Desk") -> str:
     """What `abandon` will discard, as a yes/no question every face asks before it runs."""
-    if desk.state == "draft-plan":  # issue 14: abandon discards the plan under review
+    if desk.state == "draft-plan":  # abandon discards the plan under review
         return f"Abandon the plan for {(desk.session.plan or {}).get('query', '')!r}? It stays stored until then."
     paper = desk.selected_paper()
     draft = desk.session.draft

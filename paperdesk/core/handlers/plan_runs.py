@@ -1,4 +1,4 @@
-"""issue 14: running research for `research` (agent / reader mode), `build` and `research --resume`.
+"""Running research for `research` (agent / reader mode), `build` and `research --resume`.
 
 The run's events become the Plan pane's live step status (PlanUpdated), the status bar's progress
 per step (ProgressUpdated) and the streamed report; the report becomes a report draft revision

@@ -1,4 +1,4 @@
-"""issue 14: research by mode and plan review (spec "Extensions beyond the seed").
+"""Research by mode and plan review (spec "Extensions beyond the seed").
 
 `research` in plan mode stops at the plan (state draft-plan); `revise` proposes a
 revision shown as a diff, `accept` / `reject` settle it, `step ...` and
@@ -82,7 +82,7 @@ def plan_facts(desk: "Desk") -> tuple[bool, str | None, list[int]]:
 
 
 def _dialogue(desk: "Desk") -> str:
-    """The "User dialogue" block the dispatcher keeps (issue 15), for the planner and the run's prompts."""
+    """The "User dialogue" block the dispatcher keeps, for the planner and the run's prompts."""
     return desk.dialogue_block()
 
 

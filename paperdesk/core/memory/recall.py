@@ -1,4 +1,4 @@
-"""The memory graph as one more source for sem-search and research (issue 16).
+"""The memory graph as one more source for sem-search and research.
 
 What earlier discussions established is stored as observations that name the
 paper and page they came from. Recall turns the observations that match a

@@ -1,4 +1,4 @@
-"""Multi-step research (issue 14, seed 002): planner -> state tracker -> execution engine -> synthesizer.
+"""Multi-step research: planner -> state tracker -> execution engine -> synthesizer.
 
 Headless (no Textual). The API the faces wire to:
 

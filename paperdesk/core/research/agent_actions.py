@@ -1,4 +1,4 @@
-"""What agent mode does after a report (seed 003): open the most-cited page, offer arXiv finds.
+"""What agent mode does after a report: open the most-cited page, offer arXiv finds.
 
 Reader mode shows citations only; plan and agent modes share the research itself.
 The cited spot is found in the paper's PDF with PyMuPDF's `page.search_for` (the

@@ -1,4 +1,4 @@
-"""The research plan (seed 002): steps with a tool, parameters, an output key and dependencies.
+"""The research plan: steps with a tool, parameters, an output key and dependencies.
 
 A plan is plain data that the user reviews and edits before it runs, so every
 change goes through `validate`, which names the step and the problem. Direct

@@ -38,8 +38,8 @@ class ToolContext:
     arxiv: Any = None  # an ArxivClient, made on first use
     answer_tokens: int = 120
     k: int = 5
-    dialogue: str = ""  # the optional "User dialogue" block (issue 15) for the answer prompts
-    memory: Any = None  # the library's MemoryGraph: library_search adds the pages it recalls (issue 16)
+    dialogue: str = ""  # the optional "User dialogue" block for the answer prompts
+    memory: Any = None  # the library's MemoryGraph: library_search adds the pages it recalls
     recall_k: int = 0
     on_token: Callable[[str], None] | None = None  # the answer tool's model tokens, live, as it writes them
 

@@ -1,4 +1,4 @@
-"""DiscussionPane: a student/teacher/observer discussion as it runs, then its annotated summary (issue 16).
+"""DiscussionPane: a student/teacher/observer discussion as it runs, then its annotated summary.
 
 Turns arrive as `DiscussionProgress` events (question, teacher tokens, the
 checked answer, observer insights); the pane keeps a markdown transcript and

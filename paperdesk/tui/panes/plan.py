@@ -1,4 +1,4 @@
-"""PlanPane (issue 14): the research plan, its pending revision as a red/green diff, live step status.
+"""PlanPane: the research plan, its pending revision as a red/green diff, live step status.
 
 Keys while the pane has focus go through the workflow like typed commands
 (the Desk refuses what the state or a guard does not allow, and says why):
@@ -166,7 +166,7 @@ class PlanPane(Vertical, can_focus=True):
         if self.offers:
             from paperdesk.core.registry import SPECS
 
-            # `add` (issue 13) adds an arXiv id in one go; without it, find shows the paper to summarize
+            # `add` adds an arXiv id in one go; without it, find shows the paper to summarize
             verb = "add" if "add" in SPECS else "find"
             arxiv_id = self.offers[0][0]
             self.set_offers(self.offers[1:])  # the next find becomes the first: + again adds that one

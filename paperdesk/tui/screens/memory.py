@@ -1,4 +1,4 @@
-"""MemoryScreen: search the memory graph as you type, open a node, jump to the page a fact cites (issue 16).
+"""MemoryScreen: search the memory graph as you type, open a node, jump to the page a fact cites.
 
 Searches run in a worker (the query is embedded for the hybrid search), the
 newest one wins. Enter on a node shows its observations, each cited to paper

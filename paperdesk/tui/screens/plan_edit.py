@@ -1,4 +1,4 @@
-"""PlanEditScreen (issue 14): `plan edit` in the TUI, the plan as TOML in an editable text area.
+"""PlanEditScreen: `plan edit` in the TUI, the plan as TOML in an editable text area.
 
 ctrl+s checks the text first (the Desk's own check, which changes nothing): an
 invalid edit keeps the editor open with the reason, and the cursor on the line
