@@ -189,13 +189,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if absent:
         raise QuestionFileError(f"no PDF for {', '.join(absent)} in {paper_dir}; pass --papers DIR")
     home, ids = library_home(settings, pdfs)
-    models = [m.strip() for m in (args.models or "").split(",") if m.strip()] or [settings["llm.model_path"]]
+    models = [m.strip() for m in (args.models or "").split(",") if m.strip()] or [""]
     if args.limit and args.limit < len(questions):  # an even spread over the set, so every paper is asked
         questions = [questions[i * len(questions) // args.limit] for i in range(args.limit)]
     report: dict[str, Any] = {"questions": str(args.questions), "library": str(home), "models": []}
     lines = []
     for model in models:
-        model_settings = settings.with_overrides(home=str(home), **({"llm.model_path": model} if model else {}))
+        # a path or a catalogue name, as llm.writer_model takes them; "" is the configured writer
+        chosen = {"llm.model_path": "", "llm.writer_model": model} if model else {}
+        model_settings = settings.with_overrides(home=str(home), **chosen)
         library = Library(model_settings)
         backend = make_backend(model_settings)
         backend.warm_up()  # load outside the timings, as a running app would have

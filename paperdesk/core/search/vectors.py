@@ -28,22 +28,24 @@ from paperdesk.core.search.embedder import DIM
 
 
 def _dot(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """matrix @ query; BLAS's threads only while the cores are free.
+    """matrix @ query, with BLAS's threads when this process may run on more than one core.
 
-    BLAS's threaded matrix-vector product waits on busy cores (100k x 384 on the shared 2-core machine under
-    load: `@` p50 48-60 ms, single-threaded einsum 23-33 ms), but on idle cores it is the faster one
-    (212k x 384, idle 2 cores: `@` 7.7 ms, einsum 10.3 ms). The 1-minute load average tells them apart.
+    On 2 free cores BLAS's threaded product is the faster (212k x 384: `@` 7.7 ms, single-threaded einsum
+    10.3 ms); a process pinned to one core gains nothing from threads that wait on each other. The choice
+    follows what this process may use (its CPU affinity), never other processes' recent load, so the same
+    command takes the same path from one minute to the next.
     """
-    if _cores_free():
+    if usable_cores() > 1:
         return matrix @ query
     return np.einsum("ij,j->i", matrix, query)
 
 
-def _cores_free() -> bool:
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity mask), else the machine's count."""
     try:
-        return os.getloadavg()[0] < (os.cpu_count() or 1) - 0.5
-    except OSError:  # no load average on this platform
-        return False
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity on this platform
+        return max(1, os.cpu_count() or 1)
 
 
 def _atomic_save(path: Path, array: np.ndarray) -> None:
