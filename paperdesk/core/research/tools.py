@@ -162,7 +162,8 @@ def answer(ctx: ToolContext, params: dict[str, Any], inputs: dict[str, Any]) -> 
 
         raise CancelledError("cancelled")
     return {"question": question, "text": result.text, "citations": result.citations,
-            "sources": _passages(ctx, result.hits), "supported": bool(result.citations), "fallback": result.fallback}
+            "sources": _passages(ctx, result.hits), "supported": bool(result.citations) and not result.not_found,
+            "fallback": result.fallback}
 
 
 def closest(library: Library, question: str, hits: list[Hit], k: int) -> list[Hit]:
