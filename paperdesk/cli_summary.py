@@ -18,8 +18,11 @@ from paperdesk.core.store import Paper, SummaryRevision
 
 def _paper(library: Library, ref: str, settings: Settings) -> Paper:
     """A library paper, adding a local file or an arXiv paper first when needed."""
-    if Path(ref).is_file():
-        return library.add_pdf(Path(ref)).paper
+    if Path(ref).is_file():  # as `add` does: a file named like an arXiv id is that paper
+        from paperdesk.core.paper_sources import add_source, file_source
+
+        client = None if settings["offline"] else ArxivClient.from_settings(settings)
+        return add_source(library, file_source(Path(ref)), client).paper
     try:
         return library.get(ref)
     except PaperdeskError:

@@ -12,6 +12,7 @@ from paperdesk.config import Settings
 from paperdesk.core.errors import InvalidIdError, PaperdeskError, PdfError
 from paperdesk.core.ids import looks_like_arxiv
 from paperdesk.core.library import MAX_K, Library
+from paperdesk.core.paper_sources import add_source, file_source
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
 
 
@@ -34,8 +35,11 @@ def cmd_add(args: argparse.Namespace, settings: Settings) -> int:
     library = open_library(settings)
     progress = ProgressLine()
     try:
-        if _is_file(source):
-            result = library.add_pdf(Path(source), progress=progress)
+        if _is_file(source):  # the shell's rule: a file named like an arXiv id is that paper
+            client = None if settings["offline"] else ArxivClient.from_settings(settings)
+            if client is not None:
+                client.on_wait = progress.countdown
+            result = add_source(library, file_source(Path(source)), client, progress=progress)
         elif not looks_like_arxiv(source):
             if source.lower().endswith(".pdf"):
                 raise PdfError(f"no such file: {source}")

@@ -31,7 +31,7 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     **{c: {s: (None, None) for s in ALL} for c in ("help", "status", "history", "clear", "quit")},
     # "Extensions beyond the seed": dialogue | ANY | shows the current dialogue | same
     "dialogue": {s: (None, None) for s in ALL},
-    # , "Extensions beyond the seed": research plans. research in plan mode and
+    # "Extensions beyond the seed": research plans. research in plan mode and
     # research --resume are in PLAN_RESEARCH below (their target depends on the mode / what is resumed).
     "mode": {s: (None, None) for s in ALL},
     "plan": {s: (None, None) for s in ("draft-plan", "draft-research")},

@@ -23,6 +23,7 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import InvalidArgumentError, InvalidIdError, PdfError, StoreError, UnknownPaperError
 from paperdesk.core.ids import is_local_id, looks_like_arxiv, parse_arxiv_id, path_inside
 from paperdesk.core import reindex
+from paperdesk.core.ingest.dates import arxiv_id_date
 from paperdesk.core.ingest.pdf import ParsedPdf, parse_pdf
 from paperdesk.core.progress import Progress, ProgressCallback, stage_reporter
 from paperdesk.core.search.embedder import DIM, Embedder
@@ -296,15 +297,19 @@ class Library:
 
     def _paper_record(self, parsed: ParsedPdf, meta: ArxivPaper | None) -> Paper:
         if meta is None:
-            return Paper(id="local-" + parsed.sha256[:12], title=parsed.title or "Untitled", authors=parsed.authors)
+            return Paper(id="local-" + parsed.sha256[:12], title=parsed.title or "Untitled", authors=parsed.authors,
+                         published=parsed.published)
+        # A file named like an arXiv id, added offline, has a bare record: the PDF's own stamp dates it,
+        # else the month its id was issued in, else what else the PDF says.
+        stamped = parsed.published if parsed.published_from == "arxiv" else None
         return Paper(
             id=meta.short_id,
             arxiv_id=meta.arxiv_id,
             version=meta.version,
-            title=meta.title or parsed.title or "Untitled",  # a file named like an arXiv id, added offline
+            title=meta.title or parsed.title or "Untitled",
             authors=meta.authors or parsed.authors,
             abstract=meta.abstract,
-            published=meta.published,
+            published=meta.published or stamped or arxiv_id_date(meta.arxiv_id) or parsed.published,
             updated=meta.updated,
             categories=meta.categories,
             source_url=meta.abs_url,

@@ -45,7 +45,7 @@ def parse_source(text: str) -> PaperSource:
         raise InvalidIdError("add needs a PDF file, an arXiv id (2302.07302) or an arXiv URL")
     path = Path(raw).expanduser()
     if not _URL.match(raw) and path.is_file():
-        return PaperSource(raw, path=path, arxiv=arxiv_id_of_file(path))
+        return file_source(path, raw)
     if looks_like_arxiv(raw):
         return PaperSource(raw, arxiv=parse_arxiv_id(raw))
     if _URL.match(raw):
@@ -64,6 +64,11 @@ def arxiv_id_of_file(path: Path) -> ArxivId | None:
         return parse_arxiv_id(stem)
     except InvalidIdError:
         return None
+
+
+def file_source(path: Path, text: str = "") -> PaperSource:
+    """A local file as an `add` source, with the arXiv id its name carries."""
+    return PaperSource(text or str(path), path=path, arxiv=arxiv_id_of_file(path))
 
 
 def add_source(library: "Library", source: PaperSource, client: "ArxivClient | None",

@@ -1,5 +1,5 @@
-"""The citation route at the Desk: "what does [2] say" is answered from that passage and its
-neighbours in the paper, not from a fresh search.
+"""The citation route at the Desk: "what does [2] say" is answered from that passage (with its
+neighbours in the paper when it is short), not from a fresh search, below the answer it refers to.
 
 Real library (a fixture PDF ingested with tantivy and MiniLM), real SQLite; the text comes from FakeLLM
 because what is checked is which passages the answer is written from (orchestration), not its prose.
@@ -34,12 +34,21 @@ def test_a_question_about_a_citation_uses_the_cited_chunk_and_its_neighbours(tmp
         searched = [h.chunk_id for h in desk.library.search("what does it say", k=5)]
         assert searched != expected
 
+        backend = desk.backend
+        asked = len(backend.requests)
+        draft_id = desk.session.draft.draft_id
         outcome = desk.run("what does [2] say?")
         decision = seen[-1].decision
         assert decision.route == "citation" and decision.scope["chunk_id"] == cited["chunk_id"], decision.to_json()
         assert outcome.ok, outcome.message
-        used = desk.drafts.current_draft(desk.session.draft.draft_id).sources
-        assert [s["chunk_id"] for s in used] == expected
-        assert {s["paper_id"] for s in used} == {cited["paper_id"]}
+        assert desk.session.draft.draft_id == draft_id  # kept with the answer it asks about
+        [request] = backend.requests[asked:]
+        prompt = request.prompt or "\n".join(m["content"] for m in request.messages)
+        words, shown = chunks[at].text.split(), " ".join(prompt.split())
+        assert any(" ".join(words[i:i + 8]) in shown for i in range(len(words) - 8))  # written from [2]'s text
+        assert "what does [2]" not in shown  # the writer's numbers are its own: [2] is its passage [1]
+        used = {s["n"]: s for s in desk.drafts.current_draft(draft_id).sources}
+        assert used[2]["chunk_id"] == cited["chunk_id"]
+        assert {s["chunk_id"] for s in used.values()} <= {s["chunk_id"] for s in sources} | set(expected)
     finally:
         desk.close()

@@ -50,7 +50,7 @@ LINES = {
     "untag": "untag 2302.07302v1 to-read",
     "add": f"add {PAPERS / '2304.02623v1.pdf'}",
     "close": "close",
-    # "mode": "mode reader",
+    "mode": "mode reader",
     "plan": "plan",
     "revise": "revise also list the datasets used",
     "accept": "accept",

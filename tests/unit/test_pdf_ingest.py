@@ -72,6 +72,15 @@ def test_authors_from_first_page() -> None:
     assert len(mage) == 17 and mage[0] == "Kyle Lo" and "Russell Authur" in mage and mage[-1] == "Luca Soldaini"
 
 
+def test_published_dates_of_the_real_papers() -> None:
+    # arXiv's margin stamp dates a v1 to the day and a later version to its id's month; PaperMage has no
+    # stamp and no venue line on page 1, so the PDF's creation date dates it.
+    assert {name: parsed(name).published for name in TITLES} == {
+        "2206.10883v3.pdf": "2022-06", "2302.07302v1.pdf": "2023-02-14", "2304.02623v1.pdf": "2023-04-05",
+        "papermage.pdf": "2023-11-09",
+    }
+
+
 @pytest.mark.parametrize("name", sorted(TITLES))
 def test_chunks_are_sane(name: str) -> None:
     doc = parsed(name)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from paperdesk.core.agents import answer as answers
 from paperdesk.core.commands import Command
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.handlers import new_paper
+from paperdesk.core.handlers import follow_up, new_paper
 from paperdesk.core.session import DraftRef, ResultItem
 from paperdesk.core.views import Outcome
 
@@ -23,7 +23,9 @@ def recall_from(desk: "Desk") -> dict:
 
 def sem_search(desk: "Desk", command: Command) -> Outcome:
     routed = desk.answer_scope or {}  # a routed question that names one paper or one citation of the draft
-    if routed.get("citation") is not None:  # "what does [2] say": that passage and its neighbours, no search
+    if follow_up.applies(desk, routed):  # "what does [2] say": answered below the draft it refers to
+        return follow_up.answer_citation(desk, command, routed)
+    if routed.get("citation") is not None:  # that passage and its neighbours, no search
         from paperdesk.core.dispatch.cited import cited_passages
 
         hits = cited_passages(desk.library, routed)

@@ -48,20 +48,37 @@ def sensible_authors(meta_author: str) -> list[str]:
     return [n for n in (clean(p) for p in _NAME_SPLIT.split(text)) if _is_name(n)]
 
 
-def find_title(lines: list[Line], height: float, body: float) -> tuple[int, int]:
-    """Index range of the title lines on page 1: the largest text in the top half."""
+def find_title(lines: list[Line], height: float, body: float) -> list[int]:
+    """Indexes of the title lines on page 1: the largest text in the top half, in reading order.
+
+    The lines are gathered by position, not by their order in the file: a title's lines may overlap
+    (tall glyphs in a tight leading) or come in separate blocks after other text.
+    """
     cands = [i for i, ln in enumerate(lines) if ln.y0 < 0.5 * height and len(_LETTER.findall(ln.text)) >= 3]
     if not cands:
-        return 0, 0
+        return []
     big = max(lines[i].size for i in cands)
     if big < body + 1.0:  # nothing stands out as a title
-        return 0, 0
-    start = next(i for i in cands if lines[i].size >= big - 0.5)
-    end = start + 1
-    while (end < len(lines) and end - start < 4 and lines[end].size >= big - 0.5
-           and 0 <= lines[end].y0 - lines[end - 1].y1 < 1.5 * big):
-        end += 1
-    return start, end
+        return []
+    same = sorted((i for i in cands if lines[i].size >= big - 0.5), key=lambda i: (lines[i].y0, lines[i].x0))
+    chosen = [same[0]]
+    bottom = lines[same[0]].y1
+    for i in same[1:]:
+        ln = lines[i]
+        if len(chosen) >= 4 or ln.y0 - bottom > 1.5 * big:
+            break
+        chosen.append(i)
+        bottom = max(bottom, ln.y1)
+    return chosen
+
+
+def title_text(lines: list[Line]) -> str:
+    """The title's lines as one line; a line ending in "-" joins the next without a space ("Long-form")."""
+    text = ""
+    for ln in lines:
+        part = clean(ln.text)
+        text += part if not text or text.endswith("-") else " " + part
+    return text
 
 
 def _is_name(piece: str) -> bool:
@@ -73,33 +90,79 @@ def _is_name(piece: str) -> bool:
     )
 
 
-def find_authors(lines: list[Line]) -> list[str]:
-    """Author names from the lines between the title and the first heading.
+def _prose(ln: Line) -> bool:
+    """A line of running text (an abstract with no heading): many words, most in lower case."""
+    words = _WORD.findall(ln.text)
+    return len(words) >= 6 and sum(w[0].islower() for w in words) >= 0.5 * len(words)
 
-    Authors share the font of the first line after the title; affiliations and
-    e-mails use another. Superscript marks (smaller spans), commas and "and"
-    separate names.
+
+def front_lines(lines: list[Line], below: float) -> list[Line]:
+    """The lines under the title that may name the authors: up to the first line of running text."""
+    out: list[Line] = []
+    for ln in lines[:40]:
+        if ln.y1 < below - 1.0:  # beside or above the title (a venue banner, a logo's caption)
+            continue
+        if _prose(ln):
+            break
+        out.append(ln)
+    return out
+
+
+def find_authors(lines: list[Line], page_text: str = "") -> list[str]:
+    """Author names from the front-matter lines under the title.
+
+    Authors share the font of the first line that names one; affiliations and
+    e-mails use another. Superscript marks (smaller spans), wide gaps, commas
+    and "and" separate names. Names set in capitals are given their casing from
+    elsewhere on the page (an ACM reference block) or else in title case.
     """
-    if not lines:
-        return []
-    first = next((ln for ln in lines if len(_LETTER.findall(ln.text)) >= 3), None)
+    first = next((ln for ln in lines if _names_in(ln)), None)
     if first is None:
         return []
     names: list[str] = []
-    for ln in lines[:40]:
+    for ln in lines:
         if abs(ln.size - first.size) > 0.3 or (ln.bold >= 0.5) != (first.bold >= 0.5):
             continue
-        pieces, cur = [], []
-        for text, size in ln.spans or [(ln.text, ln.size)]:
-            if size < ln.size - 1.0:  # a superscript affiliation mark ends a name
-                pieces.append("".join(cur))
-                cur = []
-            else:
-                cur.append(text)
-        pieces.append("".join(cur))
-        for piece in pieces:
-            for part in _NAME_SPLIT.split(piece):
-                name = clean(part.strip(_MARKS))
-                if _is_name(name) and name not in names:
-                    names.append(name)
+        for name in _names_in(ln):
+            name = proper_case(name, page_text)
+            if name not in names:
+                names.append(name)
     return names
+
+
+def _names_in(ln: Line) -> list[str]:
+    pieces, cur = [], []
+    for text, size in ln.spans or [(ln.text, ln.size)]:
+        if size < ln.size - 1.0:  # a superscript affiliation mark (or a wide gap) ends a name
+            pieces.append("".join(cur))
+            cur = []
+        else:
+            cur.append(text)
+    pieces.append("".join(cur))
+    names = []
+    for piece in pieces:
+        for part in _NAME_SPLIT.split(piece):
+            name = clean(part.strip(_MARKS))
+            if _is_name(name):
+                names.append(name)
+    return names
+
+
+def proper_case(name: str, page_text: str = "") -> str:
+    """A name set in capitals ("MARTI A. HEARST") as it is spelled elsewhere on the page, else title-cased."""
+    if any(c.islower() for c in name) or sum(c.isalpha() for c in name) < 3:
+        return name
+    match = re.search(r"\b" + r"\s+".join(map(re.escape, name.split())) + r"\b", page_text, re.I)
+    if match and any(c.islower() for c in match.group(0)):
+        return clean(match.group(0))
+    words = name.split()
+    return " ".join(_case_word(w, first=i == 0) for i, w in enumerate(words))
+
+
+def _case_word(word: str, first: bool) -> str:
+    if not first and word.lower() in _PARTICLES:
+        return word.lower()
+    if re.fullmatch(r"[IVX]+", word) and len(word) > 1:  # "III"
+        return word
+    out = re.sub(r"[^\W\d_]+", lambda m: m.group(0).capitalize(), word.lower())  # Jean-Pierre, O'Brien
+    return "Mc" + out[2:].capitalize() if out.startswith("Mc") and len(out) > 4 else out  # McDonald

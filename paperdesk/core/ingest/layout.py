@@ -63,6 +63,7 @@ class PageLines:
     number: int  # 1-based
     height: float
     lines: list[Line]
+    stamp: str = ""  # arXiv's margin stamp ("arXiv:2302.07302v1 [cs.HC] 14 Feb 2023"), kept out of the lines
 
 
 def page_dict(page: pymupdf.Page) -> dict:
@@ -73,6 +74,7 @@ def page_dict(page: pymupdf.Page) -> dict:
 def page_lines(data: dict, number: int, keep_spans: bool = False) -> PageLines:
     """A page's lines (same-baseline pieces of a block merged) with font facts."""
     lines: list[Line] = []
+    stamp = ""
     bold_font: dict[str, bool] = {}
     for bno, block in enumerate(data["blocks"]):
         prev: Line | None = None
@@ -99,7 +101,10 @@ def page_lines(data: dict, number: int, keep_spans: bool = False) -> PageLines:
                 if spans is not None:
                     spans.append((t.translate(_CLEAN), span["size"]))
             text = " ".join("".join(parts).translate(_CLEAN).split())
-            if not text or (text[0] == "a" and _ARXIV_STAMP.match(text)):
+            if not text:
+                continue
+            if text[0] == "a" and _ARXIV_STAMP.match(text):
+                stamp = stamp or text
                 continue
             x0, y0, x1, y1 = raw["bbox"]
             # "1" and "INTRODUCTION" come as two lines on one baseline: merge them, but not
@@ -114,7 +119,7 @@ def page_lines(data: dict, number: int, keep_spans: bool = False) -> PageLines:
                 continue
             prev = Line(text, size, bold / total, y0, y1, x0, x1, bno, spans)
             lines.append(prev)
-    return PageLines(number, data["height"], lines)
+    return PageLines(number, data["height"], lines, stamp)
 
 
 def _key(text: str) -> str:

@@ -15,7 +15,7 @@ import pymupdf
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import PdfError
-from paperdesk.core.ingest import frontmatter, layout
+from paperdesk.core.ingest import dates, frontmatter, layout
 from paperdesk.core.ingest.chunking import FRONT_MATTER, Para, chunk_pages, chunk_paragraphs
 from paperdesk.core.ingest.inflate_limits import InflateGuard
 from paperdesk.core.store import NewChunk
@@ -33,6 +33,8 @@ class ParsedPdf:
     chunks: list[NewChunk]  # section-aware chunks, 1-based page_start/page_end
     sha256: str  # of the file bytes (used for local ids)
     bad_pages: list[int] = field(default_factory=list)  # 1-based pages MuPDF reported damage on
+    published: str | None = None  # ISO date ("2023-02-14", "2023-02", "2023") the paper appeared
+    published_from: str = ""  # where that date came from: "arxiv" (its stamp), "page" or "metadata"
 
 
 def _read(path: Path) -> bytes:
@@ -170,18 +172,21 @@ def _assemble(path: Path, pages: list[layout.PageLines], meta: dict, digest: str
     # The title page is the first with text (a cover image may come before it).
     first = next((pg for pg in pages[:2] if pg.lines), pages[0])
     body = layout.body_font_size(pages)
-    t0, t1 = frontmatter.find_title(first.lines, first.height, body)
-    title_lines = first.lines[t0:t1]
-    page_title = frontmatter.clean(" ".join(ln.text for ln in title_lines))
-    meta_title = frontmatter.sensible_title(meta.get("title", ""), " ".join(ln.text for ln in first.lines))
+    title_lines = [first.lines[i] for i in frontmatter.find_title(first.lines, first.height, body)]
+    page_text = "\n".join(ln.text for ln in first.lines)  # before running lines go: the venue line stays
+    page_title = frontmatter.title_text(title_lines)
+    meta_title = frontmatter.sensible_title(meta.get("title", ""), page_text)
     title = meta_title or page_title or path.stem
+    published, published_from = dates.published_date(first.stamp or pages[0].stamp, page_text, meta)
 
-    layout.strip_running_lines(pages, title, protect=frozenset(map(id, title_lines)))
-    t1 = first.lines.index(title_lines[-1]) + 1 if title_lines else 0
+    protect = frozenset(map(id, title_lines))
+    layout.strip_running_lines(pages, title, protect=protect)
+    t1 = max(map(first.lines.index, title_lines)) + 1 if title_lines else 0
     front_end = layout.front_matter_end(first.lines, body, t1)
-    authors = frontmatter.sensible_authors(meta.get("author", "")) or frontmatter.find_authors(
-        first.lines[t1:front_end] if front_end > t1 else first.lines[t1:t1 + 15]
-    )
+    below = max((ln.y1 for ln in title_lines), default=0.0)
+    front = [ln for ln in first.lines[t1:front_end if front_end > t1 else None] if id(ln) not in protect]
+    authors = [frontmatter.proper_case(n, page_text) for n in frontmatter.sensible_authors(meta.get("author", ""))]
+    authors = authors or frontmatter.find_authors(frontmatter.front_lines(front, below), page_text)
 
     vocab = layout.build_vocab(pages)
     paras_by_page = [
@@ -192,4 +197,5 @@ def _assemble(path: Path, pages: list[layout.PageLines], meta: dict, digest: str
     all_paras: list[Para] = [p for paras in paras_by_page for p in paras]
     texts = ["\n\n".join(p.text for p in paras) for paras in paras_by_page]
     chunks = chunk_paragraphs(all_paras, chunk_words, overlap_words)
-    return ParsedPdf(title=title, authors=authors, pages=texts, chunks=chunks, sha256=digest)
+    return ParsedPdf(title=title, authors=authors, pages=texts, chunks=chunks, sha256=digest, published=published,
+                     published_from=published_from)
