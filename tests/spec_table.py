@@ -40,20 +40,20 @@ SPEC_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
     "reject": {"draft-plan": (None, None)},  # guard: a revision is pending
     "step": {"draft-plan": (None, None)},  # guard: no revision pending
     "build": {"draft-plan": ("draft-research", "initial")},  # guards: plan valid, no revision pending, online
-    # , extensions: papers in and out and library upkeep never change the state; export and
+    # Extensions: papers in and out and library upkeep never change the state; export and
     # tag/untag run anywhere, import and remove everywhere but draft-summary (ANY*)
     "export": {s: (None, None) for s in ALL},
     "import": {s: (None, None) for s in ANY_STAR},
     "remove": {s: (None, None) for s in ANY_STAR},
     "tag": {s: (None, None) for s in ALL},
     "untag": {s: (None, None) for s in ALL},
-    # , "Extensions beyond the seed": add, close, and the wider summarize and notes rows
+    # "Extensions beyond the seed": add, close, and the wider summarize and notes rows
     "add": {s: ("draft-summary", "draft-summary") for s in ANY_STAR},
     "close": {s: ("initial", "initial") for s in ANY_STAR},
     # free text, or `ask <message>` | ANY | goes to the dispatcher | as the delegated command
     # (`ask` itself changes nothing: the command it is understood as moves the state, under its own row)
     "ask": {s: (None, None) for s in ALL},
-    # , "Extensions beyond the seed":
+    # "Extensions beyond the seed":
     # discuss [<n|id>] [--turns N] [--every K] | PAPER-STATES | discussion + annotated summary | draft-discussion
     "discuss": {s: ("draft-discussion", "draft-discussion") for s in PAPER_STATES},
     # memory [query] | ANY | shows memory-graph nodes | same
