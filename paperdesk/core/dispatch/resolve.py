@@ -10,14 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from paperdesk.core.citation_refs import ORDINALS
 from paperdesk.core.dispatch.types import DispatchContext, PaperRef
 from paperdesk.core.ids import is_local_id, looks_like_arxiv
 
-ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-    "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8,
-    "9th": 9, "10th": 10, "top": 1,
-}
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
            "ten": 10}
 _ORD_WORDS = "|".join(sorted(ORDINALS, key=len, reverse=True))

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import re
 
+from paperdesk.core.citation_refs import CITE_DEICTIC as _CITE_DEICTIC
+from paperdesk.core.citation_refs import CITE_NUM as _CITE_NUM
+from paperdesk.core.citation_refs import CITE_ORD as _CITE_ORD
+from paperdesk.core.citation_refs import ORDINALS
 from paperdesk.core.dispatch import resolve, slots
 from paperdesk.core.dispatch.exemplars import IntentScores
-from paperdesk.core.dispatch.resolve import ORDINALS
 from paperdesk.core.dispatch.types import Decision, DispatchContext
 
-_ORD = "|".join(sorted(ORDINALS, key=len, reverse=True))
-_CITE_NUM = re.compile(r"\[(?P<a>\d{1,3})\]|\b(?:citation|source|reference|ref\.?)\s*#?\s*\[?(?P<b>\d{1,3})\]?", re.I)
-_CITE_ORD = re.compile(rf"\b(?:the\s+)?(?P<ord>{_ORD}|last)\s+(?:citation|source|reference|cited (?:paper|source))\b",
-                       re.I)
-_CITE_DEICTIC = re.compile(r"\b(?:that|this|the)\s+(?:citation|source|reference|cited passage|quote)\b", re.I)
 _COMPLEX = re.compile(
     r"\b(?:compare|comparing|comparison|contrast|versus|vs\.?|differ\w*|difference\w*|across|survey\w*|overview|"
     r"literature|state of the art|trade-?offs?|pros and cons|relate|relation(?:ship)?s? between|similarit\w+|"

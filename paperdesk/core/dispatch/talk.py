@@ -65,6 +65,10 @@ class Talk:
         """The optional "User dialogue" block every agent of the cycle gets ("" when empty)."""
         return self.dialogue.as_prompt_block()
 
+    def turns(self) -> list[tuple[str, str]]:
+        """The dialogue since the last act as (role, text), as stored with the session."""
+        return [(turn.role, turn.text) for turn in Dialogue.from_json(self.desk.session.dialogue).turns]
+
     def _sync(self) -> None:
         self.desk.session.dialogue = self.dialogue.to_json()
 

@@ -26,7 +26,7 @@ def sem_search(desk: "Desk", command: Command) -> Outcome:
     if follow_up.applies(desk, routed):  # "what does [2] say": answered below the draft it refers to
         return follow_up.answer_citation(desk, command, routed)
     if routed.get("citation") is not None:  # that passage and its neighbours, no search
-        from paperdesk.core.dispatch.cited import cited_passages
+        from paperdesk.core.handlers.cited import cited_passages
 
         hits = cited_passages(desk.library, routed)
     else:

@@ -1,7 +1,7 @@
 """A question about one citation of the open answer or report ("what does [5] say?"), kept with that draft.
 
 The answer is written from the cited passage and its neighbours in the paper
-(dispatch/cited.py) and added below the draft as its next revision, under the
+(handlers/cited.py) and added below the draft as its next revision, under the
 question: the draft the question refers to stays whole (undo shows it as it
 was), and [5] keeps meaning the same source. The writer numbers its passages
 [1], [2], ...; they are renumbered as the draft numbers them, and a
@@ -35,7 +35,7 @@ def applies(desk: "Desk", routed: dict[str, Any]) -> bool:
 
 
 def answer_citation(desk: "Desk", command: Command, routed: dict[str, Any]) -> Outcome:
-    from paperdesk.core.dispatch.cited import cited_passages
+    from paperdesk.core.handlers.cited import cited_passages
 
     draft = desk.session.draft
     assert draft is not None and draft.draft_id is not None
@@ -96,9 +96,9 @@ def passage_says(desk: "Desk", hit: "Hit") -> str:
 
 def writer_question(question: str) -> str:
     """The question as the writer sees it: the cited passage is its [1], whatever the draft calls it."""
-    from paperdesk.core.dispatch.router import _CITE_DEICTIC, _CITE_NUM, _CITE_ORD
+    from paperdesk.core.citation_refs import CITE_PATTERNS
 
-    for pattern in (_CITE_NUM, _CITE_ORD, _CITE_DEICTIC):  # how the router found the citation
+    for pattern in CITE_PATTERNS:  # how the router found the citation
         asked, count = pattern.subn("passage [1]", question, count=1)
         if count:
             return asked

@@ -33,9 +33,7 @@ def clear(desk: "Desk", command: Command) -> Outcome:
 
 def dialogue(desk: "Desk", command: Command) -> Outcome:
     """The dialogue since the last act (empty until the dispatcher answers free text)."""
-    from paperdesk.core.dispatch.dialogue import Dialogue
-
-    turns = [(turn.role, turn.text) for turn in Dialogue.from_json(desk.session.dialogue).turns]
+    turns = desk.talk.turns()
     return Outcome(command.raw, "ok", "" if turns else "the dialogue is empty", DialogueView(turns))
 
 
