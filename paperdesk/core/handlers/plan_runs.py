@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.commands import Command
 from paperdesk.core.errors import CancelledError
-from paperdesk.core.handlers.plans import _dialogue, plan_view, researcher, tracker
+from paperdesk.core.handlers.plan_parts import _dialogue, plan_view, researcher, tracker
 from paperdesk.core.progress import Progress
 from paperdesk.core.research.plan import COMPLETED, FAILED, IN_PROGRESS, SKIPPED, Plan
 from paperdesk.core.research.synthesizer import step_counts
