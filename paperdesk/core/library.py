@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import InvalidArgumentError, InvalidIdError, PdfError, StoreError, UnknownPaperError
 from paperdesk.core.ids import is_local_id, looks_like_arxiv, parse_arxiv_id, path_inside
@@ -31,7 +31,6 @@ from paperdesk.core.search.hybrid import HybridRanker
 from paperdesk.core.search.keyword import KeywordDoc, KeywordIndex
 from paperdesk.core.search.vectors import StoredVectors, VectorIndex
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
-from paperdesk.core.library_rebuild import refuse_a_lost_catalogue
 from paperdesk.core.pdf_paths import owned_pdf
 from paperdesk.core.private import make_private_home, tighten_library
 from paperdesk.core.store import Chunk, Paper, Store
@@ -101,7 +100,7 @@ class Library:
             ) from None
         # One writer at a time across store + keyword index + vector cache (see writelock.py).
         self.lock = WriterLock(self.home / "write.lock", wait=settings["library.lock_wait_seconds"], on_wait=on_wait)
-        refuse_a_lost_catalogue(self.home / "library.sqlite", self.papers_dir)
+        repair.refuse_a_lost_catalogue(self.home / "library.sqlite", self.papers_dir)
         self.store = Store(self.home / "library.sqlite")
         tighten_library(self.home)  # the files SQLite just made (0644 under the usual umask)
         self.keyword = KeywordIndex(self.home / "index" / "keyword")

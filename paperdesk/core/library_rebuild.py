@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from paperdesk.config import Settings
-from paperdesk.core.errors import InvalidIdError, PaperdeskError, StoreError
+from paperdesk.core.config import Settings
+from paperdesk.core.errors import InvalidIdError, PaperdeskError
 from paperdesk.core.ids import parse_arxiv_id, path_inside
 from paperdesk.core.library_repair import LOST_AND_FOUND, move_to_lost_and_found
 from paperdesk.core.pdf_paths import owned_pdf
@@ -84,18 +84,6 @@ def catalogue_problem(path: Path) -> str | None:
     if rows != ["ok"]:
         return f"{path} fails PRAGMA integrity_check: {'; '.join(rows[:3])}"
     return None
-
-
-def refuse_a_lost_catalogue(db: Path, papers: Path) -> None:
-    """A zero-byte library.sqlite beside PDFs is a lost catalogue, not a new library: opening it
-    would make an empty one and hide every paper."""
-    try:
-        lost = db.stat().st_size == 0 and any(p.suffix == ".pdf" for p in papers.iterdir())
-    except OSError:
-        return
-    if lost:
-        raise StoreError(f"{db} is empty (zero bytes) but {papers} holds PDFs: the catalogue was lost; "
-                         "`paperdesk doctor --rebuild` adds them back (nothing is deleted)")
 
 
 def library_pdfs(home: Path) -> list[Path]:

