@@ -1,3 +1,3 @@
-from paperdesk.cli import main
+from paperdesk.entry import main
 
 raise SystemExit(main())

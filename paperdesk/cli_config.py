@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from paperdesk.cli import print_json
-from paperdesk.config import KEYS, Settings, config_path
+from paperdesk.cli_common import print_json
+from paperdesk.core.config import KEYS, Settings, config_path
 from paperdesk.core.redact import redact_text
 
 _SECRET = {key.name for key in KEYS if key.secret}

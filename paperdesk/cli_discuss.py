@@ -6,8 +6,8 @@ import argparse
 import signal
 import sys
 
-from paperdesk.cli import UsageError, print_json
-from paperdesk.config import Settings
+from paperdesk.cli_common import UsageError, print_json
+from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion import Discussion, DiscussionResult, Event
 from paperdesk.core.library import Library

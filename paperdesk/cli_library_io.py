@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from paperdesk.cli import UsageError, print_json
-from paperdesk.config import Settings
+from paperdesk.cli_common import UsageError, print_json
+from paperdesk.core.config import Settings
 
 
 def add_parser(sub: Any) -> None:

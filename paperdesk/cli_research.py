@@ -13,8 +13,8 @@ import signal
 import sys
 from typing import Any
 
-from paperdesk.cli import UsageError, print_json
-from paperdesk.config import Settings
+from paperdesk.cli_common import UsageError, print_json
+from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import CancelledError, PaperdeskError
 

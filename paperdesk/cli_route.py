@@ -12,8 +12,8 @@ import json
 import sys
 from pathlib import Path
 
-from paperdesk.cli import UsageError, print_json
-from paperdesk.config import Settings
+from paperdesk.cli_common import UsageError, print_json
+from paperdesk.core.config import Settings
 
 
 def _dispatcher(settings: Settings, use_model: bool):

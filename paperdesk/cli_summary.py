@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from paperdesk.cli import print_json
-from paperdesk.config import Settings
+from paperdesk.cli_common import print_json
+from paperdesk.core.config import Settings
 from paperdesk.core.agents.summarizer import Summarizer
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.library import Library
@@ -116,7 +116,7 @@ def cmd_redo(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.core.agents.answer import answer
 
-    from paperdesk.cli import UsageError
+    from paperdesk.cli_common import UsageError
     from paperdesk.core.library import MAX_K
 
     if not 1 <= args.k <= MAX_K:

@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from paperdesk.cli import UsageError, print_json
+from paperdesk.cli_common import UsageError, print_json
 from paperdesk.console import ProgressLine, authors as _authors, date as _date
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.errors import InvalidIdError, PaperdeskError, PdfError
 from paperdesk.core.ids import looks_like_arxiv
 from paperdesk.core.library import MAX_K, Library

@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paperdesk.cli import print_json
-from paperdesk.config import Settings
+from paperdesk.cli_common import print_json
+from paperdesk.core.config import Settings
 from paperdesk.core.health import PROBLEM, Check, run_checks
 from paperdesk.core.redact import redact_text, redact_values
 

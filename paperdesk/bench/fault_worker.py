@@ -27,7 +27,7 @@ def _say(text: str) -> None:
 
 
 def _child(op: str, seed: int, sources: list[Path], embedder) -> None:
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
     from paperdesk.core.library import Library
 
     settings = load_settings()

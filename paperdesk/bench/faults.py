@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from paperdesk.config import Settings, load_settings
+from paperdesk.core.config import Settings, load_settings
 from paperdesk.bench.faults_kill import Tally, Zygote, concurrent_trials, kill_trials
 from paperdesk.bench import faults_io as fio
 from paperdesk.bench import faults_misc as misc

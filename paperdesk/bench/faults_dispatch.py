@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from paperdesk.bench.faults_kill import Tally
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 
 # (setup, message): the messages seen discarding work, and their neighbours
 TRIALS: list[tuple[str, str]] = [

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 
 
 @dataclass

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from paperdesk.bench.faults_kill import Tally, check_home
 from paperdesk.bench.faults_misc import run_cli
-from paperdesk.config import Settings, load_settings
+from paperdesk.core.config import Settings, load_settings
 
 
 def _settings(home: Path) -> Settings:

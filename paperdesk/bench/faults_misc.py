@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 
 from paperdesk.bench.faults_kill import Tally, check_home
 from paperdesk.bench.hostile_http import HostileServer
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 
 
 def run_cli(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, str]:
@@ -239,7 +239,7 @@ def bad_input_trials(home: Path, paper_id: str | None, scratch: Path, tally: Tal
         except Exception as exc:  # noqa: BLE001 - a traceback is the finding
             problems = [f"{type(exc).__name__}: {exc}"]
         tally.record([f"{argv[-3:]}: {p}" for p in problems])
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
     from paperdesk.shell import run_shell
 
     saved = dict(os.environ)

@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 
 from paperdesk.bench.faults_kill import Tally, check_home
 from paperdesk.bench.faults_misc import _fill, can_mount_tmpfs
-from paperdesk.config import Settings, load_settings
+from paperdesk.core.config import Settings, load_settings
 
 LEAVE_BYTES = 64 * 1024  # enough for SQLite to open the library; too little for any write
 PANE_TEXT = "typed in the pane\n" * 20_000  # more than the room left, even in a WAL file already grown

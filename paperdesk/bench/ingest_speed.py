@@ -20,7 +20,7 @@ from typing import Any
 import pymupdf
 
 from paperdesk.bench.common import emit, note, timed
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.ingest.pdf import parse_pdf
 from paperdesk.core.search.embedder import Embedder
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from paperdesk.bench.common import emit, note
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 
 PAPER = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "papers" / "2302.07302v1.pdf"
 CONTEXT_WORDS = 330

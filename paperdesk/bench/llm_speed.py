@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from paperdesk.bench.common import emit, note
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.llm.backend import GenerationRequest, generate
 from paperdesk.core.llm.local import LocalBackend

@@ -22,7 +22,7 @@ import numpy as np
 
 from paperdesk.bench.common import emit, note, percentiles_ms, timed
 from paperdesk.bench.search_latency import interleaved_latency, synthetic_words
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.memory import Entity, MemoryGraph, Observation, Relation
 from paperdesk.core.memory.graph import CANDIDATES, MIN_VECTOR, fts_query
 from paperdesk.core.search.embedder import DIM, Embedder

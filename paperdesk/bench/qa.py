@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from paperdesk.bench.common import emit, note
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.errors import PaperdeskError
 
 MARKER = re.compile(r"\s?\[\d{1,2}\]")

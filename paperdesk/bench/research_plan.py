@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from paperdesk.bench.common import emit, note
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.research.plan import Plan, PlanError, validate
 from paperdesk.core.research.planner import Planner, _stems, planner_model_path
 from paperdesk.core.research.rules import pattern_of

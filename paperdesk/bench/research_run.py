@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from paperdesk.bench.common import emit, note
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import CancelledError
 from paperdesk.core.library import Library

@@ -25,7 +25,7 @@ import numpy as np
 
 from paperdesk.bench import cv, cv_report
 from paperdesk.bench.common import emit, note, timed
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.search.embedder import Embedder
 from paperdesk.core.search.hybrid import HybridRanker
 from paperdesk.core.search.keyword import KeywordDoc, KeywordIndex

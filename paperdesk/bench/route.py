@@ -16,7 +16,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from paperdesk.bench.common import emit, note, percentiles_ms
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 
 GOAL_OVERALL, GOAL_PER_ACTION = 0.90, 0.80
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
     sets = args.dev or _default_sets()
     if not sets:
-        from paperdesk.cli import UsageError
+        from paperdesk.cli_common import UsageError
 
         raise UsageError("bench route: no labelled set found; pass --dev FILE (see tests/fixtures/route_dev.jsonl)")
     model_dir = settings["embedding.model_path"]

@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from paperdesk.bench.common import emit, note, percentiles_ms, timed
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.search.embedder import DIM, Embedder
 from paperdesk.core.search.hybrid import HybridRanker
 from paperdesk.core.search.keyword import SEARCH_FIELDS, KeywordDoc, KeywordIndex

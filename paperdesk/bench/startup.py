@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from paperdesk.bench.common import emit, note
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 
 BARE_TEXTUAL = """
 import os, time

@@ -13,7 +13,7 @@ import tempfile
 import time
 
 from paperdesk.bench.common import emit, note
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.summarizer import Summarizer
 from paperdesk.core.library import Library

@@ -25,7 +25,7 @@ import traceback
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.commands import Command, CommandError, canonical_name, parse
 from paperdesk.core.desk_beside import BesideWork

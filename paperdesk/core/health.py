@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.index_check import STORE_FILE, check_indexes
 
 OK, SKIPPED, PROBLEM = "ok", "skipped", "problem"

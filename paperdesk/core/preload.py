@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.search.embedder import Embedder
 

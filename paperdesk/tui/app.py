@@ -22,7 +22,7 @@ from textual.lazy import Lazy
 from textual.widgets import DataTable, Footer, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.registry import COMMANDS, enter_command
 from paperdesk.tui import startup_probe
 from paperdesk.tui.command_gate import abandon_question, asks_first, reader_page

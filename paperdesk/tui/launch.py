@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 
 
 def run_tui(settings: Settings) -> int:

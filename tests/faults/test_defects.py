@@ -199,7 +199,7 @@ def test_defect7_credentials_in_remote_url_are_never_shown():
 
 
 def test_defect7_a_wrongly_typed_or_non_ascii_api_key_is_not_echoed(tmp_path):
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
     from paperdesk.core.errors import ConfigError
 
     config = tmp_path / "config.toml"

@@ -39,7 +39,7 @@ def zygote(zygote_home: Path):
 
 @pytest.fixture
 def zsettings(zygote_home: Path, tmp_path: Path):
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
 
     return load_settings(environ={"PAPERDESK_HOME": str(zygote_home)}, path=tmp_path / "none.toml")
 

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import PAPERS
 from paperdesk.bench.faults_misc import one_line_error, run_cli
-from paperdesk.config import load_settings
+from paperdesk.core.config import load_settings
 from paperdesk.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import PAPERS
 from paperdesk.cli import main
-from paperdesk.config import load_settings
+from paperdesk.core.config import load_settings
 from paperdesk.core.errors import StoreError
 from paperdesk.core.library import Library
 

@@ -56,7 +56,7 @@ def test_config_in_every_form_hides_url_credentials(secret_urls, capsys):
 
 
 def test_status_bar_label_hides_url_credentials(secret_urls):
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
     from paperdesk.core.llm.models import describe_model
 
     label = describe_model(load_settings())

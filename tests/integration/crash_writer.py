@@ -8,7 +8,7 @@ Prints "added <id>" after each add returns, "removing <id>" before a removal and
 import sys
 from pathlib import Path
 
-from paperdesk.config import load_settings
+from paperdesk.core.config import load_settings
 from paperdesk.core.library import Library
 
 

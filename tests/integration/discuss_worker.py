@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fake_llm import FakeLLM  # noqa: E402
 
-from paperdesk.config import load_settings  # noqa: E402
+from paperdesk.core.config import load_settings  # noqa: E402
 from paperdesk.core.discussion import Discussion  # noqa: E402
 from paperdesk.core.library import Library  # noqa: E402
 from paperdesk.core.memory import MemoryGraph  # noqa: E402

@@ -29,7 +29,7 @@ def cli_library(tmp_home, embedder, monkeypatch):
     """A library with one paper; the CLI shares the session's embedder and gets the stand-in as its model."""
     import paperdesk.cli_discuss as cli_discuss
     import paperdesk.core.llm.factory as factory
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
     from paperdesk.core.library import Library
 
     library = Library(load_settings(), embedder=embedder)

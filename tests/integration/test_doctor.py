@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from paperdesk.cli import main
-from paperdesk.config import load_settings
+from paperdesk.core.config import load_settings
 from paperdesk.core.health import check_index, check_remote, check_sqlite
 
 pytestmark = pytest.mark.slow  # the real embedder builds the library; doctor probes the real GGUF

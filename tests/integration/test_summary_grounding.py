@@ -22,7 +22,7 @@ FILES = sorted(PAPERS.glob("*.pdf"))
 @pytest.fixture(scope="module")
 def summaries(tmp_path_factory, embedder, local_backend):
     """{pdf name: (result, paper, chunks)}: one summary of each fixture paper, in one library."""
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
     from paperdesk.core.library import Library
 
     home = tmp_path_factory.mktemp("grounding-home")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_catalogue import BY_ID, CATALOGUE
-from paperdesk.config import load_settings
+from paperdesk.core.config import load_settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import (
     ArxivUnreachableError,

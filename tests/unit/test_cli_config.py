@@ -5,7 +5,7 @@ import json
 import pytest
 
 from paperdesk.cli import main
-from paperdesk.config import KEYS, load_settings
+from paperdesk.core.config import KEYS, load_settings
 from paperdesk.core.errors import ConfigError
 
 

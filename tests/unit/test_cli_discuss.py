@@ -23,7 +23,7 @@ def test_discuss_argument_errors_are_one_line(tmp_home, capsys):
 
 
 def test_memory_search_and_export(tmp_home, capsys, embedder, monkeypatch):
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
     from paperdesk.core.memory import Entity, MemoryGraph, Observation, Relation
 
     graph = MemoryGraph(load_settings().home / "library.sqlite", embedder)

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.config import KEYS, load_settings
+from paperdesk.core.config import KEYS, load_settings
 from paperdesk.core.errors import ConfigError
 
 

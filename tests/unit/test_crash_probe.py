@@ -75,7 +75,7 @@ def test_ok_verdict_is_cached_and_not_probed_again(model, cache, monkeypatch):
 
 
 def test_the_backend_the_faces_use_raises_the_crash_line(model, cache, tmp_home, monkeypatch):
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
     from paperdesk.core.errors import PaperdeskError
     from paperdesk.core.llm.factory import make_backend
 

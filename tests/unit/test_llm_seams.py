@@ -77,7 +77,7 @@ def test_every_backend_states_what_callers_rely_on():
 
 
 def test_the_remote_model_name_comes_from_config(tmp_home):
-    from paperdesk.config import load_settings
+    from paperdesk.core.config import load_settings
     from paperdesk.core.llm.factory import make_backend
 
     settings = load_settings(environ={"PAPERDESK_LLM_BACKEND": "remote", "PAPERDESK_LLM_REMOTE_URL": "http://h:1",

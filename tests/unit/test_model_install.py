@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.config import load_settings
+from paperdesk.core.config import load_settings
 from paperdesk.core.llm import catalogue
 from paperdesk.core.llm.install import InstallError, install
 

@@ -1,7 +1,7 @@
 
 import pytest
 
-from paperdesk.config import load_settings
+from paperdesk.core.config import load_settings
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm import models
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.config import load_settings
+from paperdesk.core.config import load_settings
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm import catalogue, models
 from paperdesk.core.llm.factory import make_structure_backend

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.config import load_settings
+from paperdesk.core.config import load_settings
 from paperdesk.core.research import Backends, Researcher, Tracker
 from paperdesk.core.research.plan import PlanError
 from paperdesk.core.research.revise import UNDERSTANDS, NotUnderstood

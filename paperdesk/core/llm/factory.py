@@ -7,7 +7,7 @@ is loaded here: a local backend loads its GGUF on first use.
 
 from __future__ import annotations
 
-from paperdesk.config import Settings
+from paperdesk.core.config import Settings
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm.backend import Backend
 

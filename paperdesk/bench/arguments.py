@@ -1,0 +1,75 @@
+"""The arguments of `paperdesk bench ...`, added to the CLI's parser by the `paperdesk` entry point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from paperdesk.cli_common import Parser
+
+
+def add_parser(sub: Any) -> None:
+    bench = sub.add_parser("bench", help="benchmarks that print figures")
+    bench_sub = bench.add_subparsers(dest="bench", parser_class=Parser, required=True)
+    p = bench_sub.add_parser("retrieval", help="nDCG@10 / Recall@100 on a BEIR-layout dataset")
+    p.add_argument("--corpus", required=True, type=Path)
+    p.add_argument("--queries", required=True, type=Path)
+    p.add_argument("--qrels", required=True, type=Path)
+    p.add_argument("--out", type=Path, help="write the full report (with the fusion sweep) here")
+    p.add_argument("--no-torch", action="store_true", help="skip the torch-backend comparison")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("search", help="query latency on a synthetic corpus")
+    p.add_argument("--chunks", type=int, default=100_000)
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("llm", help="prompt/decode tokens/s vs raw llama_cpp, and cancel latency; with --model: "
+                                         "per model, tokens/s and the gain of prefix reuse and prompt lookup")
+    p.add_argument("--model", action="append", help="catalogue name or GGUF path (repeat to compare models)")
+    p.add_argument("--tokens", type=int, default=64)
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("summarize", help="time to first token and per-stage time of a full summary")
+    p.add_argument("file", type=Path)
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("startup", help="time to the first painted screen and to models ready, vs raw libraries")
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for one start")
+    p.add_argument("--home", help="data dir to start on (default: a new empty one)")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("route", help="dispatcher accuracy on the labelled dev set, and latency per route")
+    p.add_argument("--dev", type=Path, action="append", help="a labelled JSONL set (default: the repo's dev and "
+                                                                 "holdout sets)")
+    p.add_argument("--repeats", type=int, default=2, help="decisions per message for the latency figures")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("memory", help="memory-graph search latency with 10,000 entities vs raw FTS5 + numpy")
+    p.add_argument("--entities", type=int, default=10_000)
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("discuss", help="a full discussion (N=10, K=3) of a fixture paper: per-role time")
+    p.add_argument("file", type=Path, nargs="?", help="PDF to discuss (default: tests/fixtures/papers/2302.07302v1.pdf)")
+    p.add_argument("--turns", type=int, default=10)
+    p.add_argument("--every", type=int, default=3)
+    p.add_argument("--baseline", action="store_true", help="first the same run without the prompt-prefix cache")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("plan", help="research planner: valid-plan rate, share by model, acceptable share, time")
+    p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the dev set")
+    p.add_argument("--no-model", action="store_true", help="rules only (the fallback's own figures)")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("research", help="plan, per-step, synthesis, total time of a 3-step plan; cancel latency")
+    p.add_argument("--library", help="data dir of a library holding the 4 fixture papers (default: a new temp one)")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("faults", help="kill -9, two writers, full disk, hostile HTTP, bad input: tries/clean/lost")
+    p.add_argument("--kills", type=int, default=24, help="kill -9 trials in all (add, summarize, research)")
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "shell", "http", "export", "sse",
+                                                       "input", "rebuild", "copied", "dispatch"))
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("qa", help="paper-QA: correct answers, on-target citations, answer time, per model")
+    p.add_argument("--questions", required=True, type=Path, help="JSON Lines of questions (see tests/fixtures/qa_dev.jsonl)")
+    p.add_argument("--papers", type=Path, help="folder of the questions' PDFs (default: papers/ beside the file)")
+    p.add_argument("--models", help="comma-separated GGUF paths (or model names) to compare; default: the configured one")
+    p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the set")
+    p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
+    p.add_argument("files", nargs="+", type=Path)
+    p.add_argument("--json", action="store_true")
