@@ -13,7 +13,7 @@ from typing import Any, Callable
 from paperdesk.cli_common import Parser as _Parser
 from paperdesk.cli_common import UsageError, print_json  # noqa: F401  (tests and scripts import them from here)
 from paperdesk.core.config import Settings, load_settings
-from paperdesk.core.errors import CancelledError
+from paperdesk.core.errors import CancelledError, PaperdeskError
 
 # An extension is a verb the CLI parses and runs without importing it: (add its parser, run it).
 Extension = tuple[Callable[[Any], None], Callable[[argparse.Namespace, Settings], int]]
