@@ -95,6 +95,44 @@ def library(settings, embedder):
 
 
 @pytest.fixture(scope="session")
+def library_of(tmp_path_factory, arxiv_server, embedder):
+    """library_of(*arxiv_ids, added=None) -> a data dir holding those fixture papers, ingested once per session
+    whichever test module asks (a module copies it per test). `added` fixes each paper's added time, so
+    screens that list papers are the same from run to run."""
+    import shutil
+    import sqlite3
+
+    from paperdesk.core.desk import Desk
+    from settings_for import NO_MODEL, settings_for
+
+    made: dict = {}
+
+    def make(*ids: str, added: tuple[float, ...] | None = None) -> Path:
+        if ids not in made:
+            home = tmp_path_factory.mktemp("library") / "library"
+            desk = Desk(settings_for(home, arxiv_server.api_url, **NO_MODEL), embedder=embedder)
+            try:
+                for pid in ids:
+                    desk.library.add_arxiv(pid, desk.arxiv)
+            finally:
+                desk.close()
+            made[ids] = home
+        if added is None:
+            return made[ids]
+        key = (ids, tuple(added))
+        if key not in made:
+            home = tmp_path_factory.mktemp("library") / "library"
+            shutil.copytree(made[ids], home)
+            with sqlite3.connect(home / "library.sqlite") as conn:
+                for pid, when in zip(ids, added):
+                    conn.execute("UPDATE papers SET added = ? WHERE id = ?", (when, pid))
+            made[key] = home
+        return made[key]
+
+    return make
+
+
+@pytest.fixture(scope="session")
 def citesee_pdf() -> Path:
     return PAPERS / "2302.07302v1.pdf"
 

@@ -8,7 +8,6 @@ import shutil
 import pytest
 from textual.widgets import DataTable
 
-from paperdesk.core.desk import Desk
 from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.screens.text import TextScreen
@@ -20,13 +19,8 @@ CITESEE, LEGAL = "2302.07302v1", "2304.02623v1"
 
 
 @pytest.fixture(scope="module")
-def library_home(tmp_path_factory, arxiv_server, embedder):
-    home = tmp_path_factory.mktemp("library-io") / "library"
-    desk = Desk(settings_for(home, arxiv_server.api_url, **NO_MODEL), embedder=embedder)
-    for pid in (LEGAL, CITESEE):
-        desk.library.add_arxiv(pid, desk.arxiv)
-    desk.close()
-    return home
+def library_home(library_of):
+    return library_of(LEGAL, CITESEE)
 
 
 @pytest.fixture

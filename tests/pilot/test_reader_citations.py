@@ -25,13 +25,8 @@ CITESEE, LEGAL = "2302.07302v1", "2304.02623v1"
 
 
 @pytest.fixture(scope="module")
-def library_home(tmp_path_factory, arxiv_server, embedder):
-    home = tmp_path_factory.mktemp("reading") / "library"
-    desk = Desk(settings_for(home, arxiv_server.api_url, **NO_MODEL), embedder=embedder)
-    for pid in (LEGAL, CITESEE):
-        desk.library.add_arxiv(pid, desk.arxiv)
-    desk.close()
-    return home
+def library_home(library_of):
+    return library_of(LEGAL, CITESEE)
 
 
 @pytest.fixture

@@ -46,14 +46,8 @@ def settings_for(home, api_url):  # the status bar names the model, so it is fix
 
 
 @pytest.fixture(scope="module")
-def library_home(tmp_path_factory, arxiv_server, embedder):
-    home = tmp_path_factory.mktemp("discussion-snapshots") / "library"
-    desk = Desk(settings_for(home, arxiv_server.api_url), embedder=embedder)
-    for pid in (PAPER, "2302.07302v1"):
-        paper = desk.library.add_arxiv(pid, desk.arxiv).paper
-        desk.store.query("UPDATE papers SET added = ? WHERE id = ?", (1_700_000_000.0 + len(pid), paper.id))
-    desk.close()
-    return home
+def library_home(library_of):
+    return library_of(PAPER, "2302.07302v1", added=(1_700_000_012.0, 1_700_000_012.0))
 
 
 @pytest.fixture

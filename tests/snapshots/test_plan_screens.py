@@ -60,13 +60,8 @@ def the_plan() -> Plan:
 
 
 @pytest.fixture(scope="module")
-def library_home(tmp_path_factory, arxiv_server, embedder):
-    home = tmp_path_factory.mktemp("plan-snapshots") / "library"
-    desk = Desk(settings_for(home, arxiv_server.api_url), embedder=embedder)
-    paper = desk.library.add_arxiv("2302.07302v1", desk.arxiv).paper
-    desk.store.query("UPDATE papers SET added = ? WHERE id = ?", (1_700_000_000.0, paper.id))
-    desk.close()
-    return home
+def library_home(library_of):
+    return library_of("2302.07302v1", added=(1_700_000_000.0,))
 
 
 @pytest.fixture

@@ -25,14 +25,8 @@ def settings_for(home, api_url):  # the status bar names the model, so it is fix
 
 
 @pytest.fixture(scope="module")
-def library_home(tmp_path_factory, arxiv_server, embedder):
-    home = tmp_path_factory.mktemp("reading-snapshots") / "library"
-    desk = Desk(settings_for(home, arxiv_server.api_url), embedder=embedder)
-    for n, pid in enumerate(("2304.02623v1", CITESEE)):
-        paper = desk.library.add_arxiv(pid, desk.arxiv).paper
-        desk.store.query("UPDATE papers SET added = ? WHERE id = ?", (1_700_000_000.0 + n, paper.id))
-    desk.close()
-    return home
+def library_home(library_of):
+    return library_of("2304.02623v1", CITESEE, added=(1_700_000_000.0, 1_700_000_001.0))
 
 
 @pytest.fixture

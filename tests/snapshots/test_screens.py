@@ -43,15 +43,9 @@ def settings_for(home, api_url):  # the status bar names the model, so it is fix
 
 
 @pytest.fixture(scope="module")
-def library_home(tmp_path_factory, arxiv_server, embedder):
-    """A data dir holding two papers, ingested once for the module."""
-    home = tmp_path_factory.mktemp("snapshots") / "library"
-    desk = Desk(settings_for(home, arxiv_server.api_url), embedder=embedder)
-    for pid in ("2304.02623v1", "2302.07302v1"):
-        paper = desk.library.add_arxiv(pid, desk.arxiv).paper
-        desk.store.query("UPDATE papers SET added = ? WHERE id = ?", (1_700_000_000.0 + len(pid), paper.id))
-    desk.close()
-    return home
+def library_home(library_of):
+    """A data dir holding two papers, ingested once for the session."""
+    return library_of("2304.02623v1", "2302.07302v1", added=(1_700_000_012.0, 1_700_000_012.0))
 
 
 @pytest.fixture
