@@ -28,7 +28,8 @@ from paperdesk.tui import startup_probe
 from paperdesk.tui.command_gate import abandon_question, asks_first, reader_page
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
-from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, ReadonlyAnswered, WorkerFailed
+from paperdesk.tui.messages import (DeskEvent, DeskFailed, DeskReady, ModelsReady, PaneSays, ReadonlyAnswered,
+                                    WorkerFailed)
 from paperdesk.tui.palette import WorkflowCommands
 from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
@@ -91,7 +92,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
         with Workbench(id="main"):
             with Vertical(id="left"):
                 yield ResultsPane(id="results")
-                yield NotesPane(lambda pid, text: self.desk.save_notes(pid, text) if self.desk else None, id="notes")
+                yield NotesPane(lambda: self.desk, id="notes")
             with TabbedContent(id="right", initial="tab-draft"):
                 with TabPane("Draft · F3", id="tab-draft"):
                     yield DraftPane(id="draft")
@@ -426,9 +427,9 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
             self.main.query_one(TabbedContent).active = "tab-reader"
             self.reveal("reader")
 
-    @on(ReaderPane.Problem)
-    def _reader_problem(self, message: ReaderPane.Problem) -> None:
-        self.command_line.say(message.text, "error")
+    @on(PaneSays)
+    def _pane_says(self, message: PaneSays) -> None:
+        self.command_line.say(message.text, message.kind)
 
     # -- actions ---------------------------------------------------------------------------------------
 
@@ -522,9 +523,3 @@ def _model_label(settings: Settings) -> str:
     from paperdesk.core.llm.models import describe_model
 
     return describe_model(settings)
-
-
-def run_app(settings: Settings) -> int:
-    PaperDeskApp(settings).run()
-    return 0
-
