@@ -91,7 +91,7 @@ def run_all(root: Path, embedder, kills: int, seed: int, classes: set[str] | Non
         tallies.append(tally)
         from paperdesk.bench.faults_tui import tui_full_disk_trials
 
-        tally = Tally("full disk in the TUI Notes pane")
+        tally = Tally("full disk in the TUI notes")
         tui_full_disk_trials(root / "tui", embedder, pdfs[0], tally)
         tallies.append(tally)
     if want("http"):

@@ -105,6 +105,6 @@ def test_the_bench_trials_run_clean(tmp_path, embedder):
     from paperdesk.bench.faults_kill import Tally
     from paperdesk.bench.faults_tui import tui_full_disk_trials
 
-    tally = Tally("full disk in the TUI Notes pane")
+    tally = Tally("full disk in the TUI notes")
     tui_full_disk_trials(tmp_path, embedder, PAPER, tally)
     assert tally.tries == 3 and tally.clean == tally.tries, tally.problems
