@@ -41,6 +41,7 @@ from paperdesk.tui.panes.results import ResultsPane
 from paperdesk.tui.keyboard import KeyboardRouting, Workbench, focus_now
 from paperdesk.tui.narrow_layout import NarrowLayout
 from paperdesk.tui.reading_actions import ReadingActions
+from paperdesk.tui.repaint import repaint_whole_screen
 from paperdesk.tui.routing import OutcomeRouter
 from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.status_bar import StatusBar
@@ -253,6 +254,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
     @on(ModelsReady)
     def _models_ready(self, message: ModelsReady) -> None:
         startup_probe.mark("models_ready")
+        repaint_whole_screen(self)  # frames drawn while llama.cpp loaded were silenced
         if not self._busy:
             self.status_bar.set_activity(f"model problem: {message.error}" if message.error else "ready")
 
