@@ -3,7 +3,8 @@
 Classes: kill -9 during add, summarize and research (random points, seeded),
 two writers at once (different papers, and the same PDF), a full disk (real
 tmpfs when run as root, plus ENOSPC injected at each write stage), a full
-disk under the shell and the Notes pane's writer (faults_shell.py), a
+disk under the shell and the Notes pane's writer (faults_shell.py) and under
+the TUI's Notes pane itself (faults_tui.py), a
 trickling and an oversized download, export to a symlink or a device, hostile
 model-server streams, bad input on every verb, a truncated or zero-byte
 catalogue rebuilt by `doctor --rebuild`, removes in a copied library
@@ -87,6 +88,11 @@ def run_all(root: Path, embedder, kills: int, seed: int, classes: set[str] | Non
 
         tally = Tally("full disk in the shell")
         shell_full_disk_trials(root / "shell", embedder, pdfs[0], tally)
+        tallies.append(tally)
+        from paperdesk.bench.faults_tui import tui_full_disk_trials
+
+        tally = Tally("full disk in the TUI notes")
+        tui_full_disk_trials(root / "tui", embedder, pdfs[0], tally)
         tallies.append(tally)
     if want("http"):
         slow, big = Tally("trickling download"), Tally("oversized download")

@@ -213,6 +213,18 @@ class Desk(BesideWork):
         """A paper's notes, with what a full disk has kept in memory."""
         return self._notes.current(paper_id)
 
+    def retry_notes(self) -> "Future[dict[str, str]]":
+        """Write the notes a full disk kept again, after every write asked for before; gives those still kept."""
+        if self._closed:
+            done: Future[dict[str, str]] = Future()
+            done.set_result(dict(self.unsaved_notes))
+            return done
+        return self._notes_writer.submit(lambda: (self._retry_notes(), self._notes.kept)[1])
+
+    def kept_notes(self) -> dict[str, str]:
+        """Notes a full disk keeps in memory, not yet written, by paper id."""
+        return self._notes.kept
+
     def _retry_notes(self) -> list[str]:
         try:
             return self._notes.retry()

@@ -28,7 +28,8 @@ from paperdesk.tui import startup_probe
 from paperdesk.tui.command_gate import abandon_question, asks_first, reader_page
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
-from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady, ReadonlyAnswered, WorkerFailed
+from paperdesk.tui.messages import (DeskEvent, DeskFailed, DeskReady, ModelsReady, PaneSays, ReadonlyAnswered,
+                                    WorkerFailed)
 from paperdesk.tui.palette import WorkflowCommands
 from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
@@ -40,6 +41,7 @@ from paperdesk.tui.panes.results import ResultsPane
 from paperdesk.tui.keyboard import KeyboardRouting, Workbench, focus_now
 from paperdesk.tui.narrow_layout import NarrowLayout
 from paperdesk.tui.reading_actions import ReadingActions
+from paperdesk.tui.repaint import repaint_whole_screen
 from paperdesk.tui.routing import OutcomeRouter
 from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.status_bar import StatusBar
@@ -91,7 +93,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
         with Workbench(id="main"):
             with Vertical(id="left"):
                 yield ResultsPane(id="results")
-                yield NotesPane(lambda pid, text: self.desk.save_notes(pid, text) if self.desk else None, id="notes")
+                yield NotesPane(lambda: self.desk, id="notes")
             with TabbedContent(id="right", initial="tab-draft"):
                 with TabPane("Draft · F3", id="tab-draft"):
                     yield DraftPane(id="draft")
@@ -252,6 +254,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
     @on(ModelsReady)
     def _models_ready(self, message: ModelsReady) -> None:
         startup_probe.mark("models_ready")
+        repaint_whole_screen(self)  # frames drawn while llama.cpp loaded were silenced
         if not self._busy:
             self.status_bar.set_activity(f"model problem: {message.error}" if message.error else "ready")
 
@@ -426,9 +429,9 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
             self.main.query_one(TabbedContent).active = "tab-reader"
             self.reveal("reader")
 
-    @on(ReaderPane.Problem)
-    def _reader_problem(self, message: ReaderPane.Problem) -> None:
-        self.command_line.say(message.text, "error")
+    @on(PaneSays)
+    def _pane_says(self, message: PaneSays) -> None:
+        self.command_line.say(message.text, message.kind)
 
     # -- actions ---------------------------------------------------------------------------------------
 
@@ -522,9 +525,3 @@ def _model_label(settings: Settings) -> str:
     from paperdesk.core.llm.models import describe_model
 
     return describe_model(settings)
-
-
-def run_app(settings: Settings) -> int:
-    PaperDeskApp(settings).run()
-    return 0
-

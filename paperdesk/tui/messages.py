@@ -54,3 +54,12 @@ class ReadonlyAnswered(Message):
     """A read-only command answered beside a running one (help, status, history ...); it changed nothing."""
 
     outcome: Any
+
+
+@dataclass
+class PaneSays(Message):
+    """A pane has something to tell the user (a page that cannot be shown, notes a full disk keeps);
+    the app shows it in the command line's message line."""
+
+    text: str
+    kind: str = "error"  # info, error or busy, as CommandLine.say takes them

@@ -256,7 +256,10 @@ class OutcomeRouter:
             if choice is not None:
                 self._pane(ReaderPane).load_page(choice[0], choice[1], choice[2])
 
-        self.app.push_screen(MemoryScreen(search, query, graph, view.total if view is not None else 0), opened)
+        def titles(ids: list[str]) -> dict[str, str]:
+            return {pid: paper.title for pid, paper in desk.store.papers_by_ids(ids).items() if paper.title}
+
+        self.app.push_screen(MemoryScreen(search, query, graph, view.total if view is not None else 0, titles), opened)
 
     def unfinished_discussion(self, desk: "Desk") -> int | None:
         from paperdesk.core.handlers.discussion import unfinished_discussion

@@ -97,6 +97,7 @@ def test_cancel_leaves_it_resumable_and_resume_continues(library, paper):
     resumed = discussion.resume(on_event=events.append)  # the newest unfinished one
     assert resumed.id == cut.id and resumed.status == "finished"
     assert events[0].data["resumed_after"] == 2 and [e.turn for e in events if e.kind == "turn"] == [3, 4]
+    assert [t["question"] for t in events[0].data["earlier"]] == [t.question for t in cut.turns]  # shown again
     assert [t.n for t in resumed.turns] == [1, 2, 3, 4]
     assert len({t.question for t in resumed.turns}) == 4  # the queue came back: no question asked twice
 

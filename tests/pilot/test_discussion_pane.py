@@ -103,7 +103,9 @@ async def test_esc_interrupts_and_the_next_start_resumes_from_the_last_finished_
         await settle(pilot)
         await settle(pilot, until=lambda: store.get(did)["status"] == "finished" and not again.busy, timeout=WAIT)
         pane = again.main.query_one(DiscussionPane)
-        assert pane.blocks[0] == f"*resumed after turn {done} of 3*"
+        marker = pane.blocks.index(f"*resumed after turn {done} of 3*")  # the stored turns above it
+        assert [b.split("\n")[0] for b in pane.blocks[:marker] if b.startswith("### Turn")] == [
+            f"### Turn {n}/3" for n in range(1, done + 1)]
         assert "## Turn 3:" in pane.summary and again.desk.state == "draft-discussion"
     assert [t.n for t in store.turns(did)] == [1, 2, 3]
     store.close()

@@ -173,8 +173,10 @@ class Discussion:
             timings["total_s"] = base_total + time.perf_counter() - began
             return DiscussionResult(did, outline.paper_id, outline.title, status, total, every, done, summary, timings)
 
+        # a resumed run carries the turns already stored, so a face can show them above the new ones
         emit(Event("start", did, len(done), total, data={"paper_id": outline.paper_id, "title": outline.title,
-                                                           "resumed_after": len(done)}))
+                                                           "resumed_after": len(done),
+                                                           "earlier": [t.to_json() for t in done]}))
         try:
             for n in range(len(done) + 1, total + 1):
                 turn = self._turn(did, n, total, outline, student, teacher, timings, emit, cancel)

@@ -36,8 +36,9 @@ class DiscussionPane(Vertical):
         self.answer = ""  # the teacher's answer streaming now
         self.summary = ""  # the annotated summary, once written
         self.discussion_id: int | None = None
-        self.turn = 0
+        self.turn = 0  # the turn running now (when stopped: the last one that ran)
         self.total = 0
+        self.asked = False  # the running turn's question is out: the teacher answers it
         self.title = ""
         self.running = False
         self._dirty = False
@@ -70,29 +71,39 @@ class DiscussionPane(Vertical):
                 self.blocks = []
             self.summary = ""
             self.discussion_id, self.title, self.total = event.discussion_id, event.data.get("title", ""), event.total
-            self.turn, self.answer, self.running = resumed, "", True
-            if resumed and not self.blocks:
+            self.turn, self.asked, self.answer, self.running = min(resumed + 1, event.total), False, "", True
+            if resumed and not self.blocks:  # resumed after a restart: the stored turns, then the new ones
+                for turn in event.data.get("earlier") or []:
+                    self._turn_blocks(turn, event.total)
                 self.blocks.append(f"*resumed after turn {resumed} of {event.total}*")
         elif kind == "question":
-            self.turn, self.total, self.answer = event.turn, event.total, ""
+            self.turn, self.total, self.answer, self.asked = event.turn, event.total, "", True
             self.blocks.append(f"### Turn {event.turn}/{event.total}\n\n**Student:** {event.text}")
         elif kind == "token":
             self.answer += event.text
         elif kind == "answer":
             self.blocks.append(f"**Teacher:** {event.text}")
-            self.answer = ""
+            self.answer, self.asked = "", False
+            self.turn = min(event.turn + 1, event.total)  # the next turn's student asks now
         elif kind == "insight":
-            self.blocks.append(f"> **Observer** to the student: {event.data['student']['text']}  \n"
-                               f"> to the teacher: {event.data['teacher']['text']}")
+            self.blocks.append(_insight(event.data))
         elif kind == "summary":
             self.summary, self.running = event.text, False
         elif kind in ("done", "interrupted"):
-            self.running = False
+            self.running, self.asked = False, False
+            self.turn = event.turn or self.turn
             if kind == "interrupted":
                 self.answer = ""
                 self.blocks.append(f"*{event.text}; `discuss --resume` continues*")
         self._header()
         self._dirty = True
+
+    def _turn_blocks(self, turn: dict, total: int) -> None:
+        """A stored turn (Turn.to_json) as the blocks it had while it ran."""
+        self.blocks.append(f"### Turn {turn.get('n')}/{total}\n\n**Student:** {turn.get('question', '')}")
+        self.blocks.append(f"**Teacher:** {turn.get('answer', '')}")
+        if turn.get("insight"):
+            self.blocks.append(_insight(turn["insight"]))
 
     def show_summary(self, view: "DraftView") -> None:
         """A stored discussion draft (a finished run, undo/redo, or a resumed session)."""
@@ -110,8 +121,7 @@ class DiscussionPane(Vertical):
         """What the status bar shows while the discussion runs: "turn 4/10 · teacher answering"."""
         if not self.total:
             return "discussion starting …"
-        asked = self.answer or (self.blocks and "**Student:**" in self.blocks[-1])
-        who = "teacher answering" if asked else "student asking"
+        who = "teacher answering" if self.asked else "student asking"
         return f"turn {self.turn}/{self.total} · {who} · Esc stops"
 
     def _header(self, extra: str = "") -> None:
@@ -134,3 +144,8 @@ class DiscussionPane(Vertical):
             self.call_after_refresh(scroll.scroll_end, animate=False)
         else:
             self.call_after_refresh(scroll.scroll_home, animate=False)
+
+
+def _insight(data: dict) -> str:
+    return (f"> **Observer** to the student: {data['student']['text']}  \n"
+            f"> to the teacher: {data['teacher']['text']}")

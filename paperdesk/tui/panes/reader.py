@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.widgets import Input, Label, Static
 
 from paperdesk.core.passages import Match, find_matches
+from paperdesk.tui.messages import PaneSays
 from paperdesk.tui.panes.base import Pane
 from paperdesk.tui.panes.reader_marks import marked_page
 
@@ -90,11 +91,7 @@ class ReaderPane(Pane):
         highlight: str = ""
         reveal: bool = True  # bring the reader to the front
 
-    @dataclass
-    class Problem(Message):
-        """A page or a search could not be shown; the app says why."""
-
-        text: str
+    Problem = PaneSays  # a page or a search could not be shown; the app says why
 
     @dataclass
     class Said(Message):

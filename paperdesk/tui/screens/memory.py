@@ -1,8 +1,10 @@
 """MemoryScreen: search the memory graph as you type, open a node, jump to the page a fact cites.
 
 Searches run in a worker (the query is embedded for the hybrid search), the
-newest one wins. Enter on a node shows its observations, each cited to paper
-and page or discussion turn, and the relations that touch it; Enter on an
+newest one wins. Nodes are listed by what a reader knows them by: a paper by its title (its id
+beside it), a term or question by its words. Enter on a node shows its
+observations, each cited to paper and page or discussion turn, and the
+relations that touch it; Enter on an
 observation that cites a page closes the screen and opens that page in the
 Reader with the fact's words highlighted.
 """
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from paperdesk.core.memory.types import Entity, Graph
 
 Search = Callable[[str], "tuple[Graph, int]"]  # query -> (matching nodes, nodes in all)
+Titles = Callable[[list[str]], dict[str, str]]  # paper ids -> their titles (those the library holds)
 
 
 class MemoryScreen(ModalScreen["tuple[str, int, str] | None"]):
@@ -30,9 +33,12 @@ class MemoryScreen(ModalScreen["tuple[str, int, str] | None"]):
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="close_memory")]
 
-    def __init__(self, search: Search, query: str = "", graph: "Graph | None" = None, total: int = 0) -> None:
+    def __init__(self, search: Search, query: str = "", graph: "Graph | None" = None, total: int = 0,
+                 titles: Titles | None = None) -> None:
         super().__init__()
         self._search = search
+        self._titles = titles or (lambda ids: {})
+        self.titles: dict[str, str] = {}  # paper id -> title, for the papers among the nodes shown
         self.query_text = query
         self.graph = graph
         self.total = total
@@ -55,6 +61,7 @@ class MemoryScreen(ModalScreen["tuple[str, int, str] | None"]):
     def on_mount(self) -> None:
         self.query_one("#memory-query", Input).focus()
         if self.graph is not None:
+            self.titles = self._paper_titles(self.graph)
             self.show_nodes(self.graph, self.total)
         else:
             self.run_search(self.query_text)
@@ -74,18 +81,39 @@ class MemoryScreen(ModalScreen["tuple[str, int, str] | None"]):
     @work(thread=True, group="memory-search", exclusive=True, exit_on_error=False)
     def run_search(self, query: str) -> None:
         graph, total = self._search(query)
-        self.app.call_from_thread(self._found, query, graph, total)
+        titles = self._paper_titles(graph)
+        self.app.call_from_thread(self._found, query, graph, total, titles)
 
-    def _found(self, query: str, graph: "Graph", total: int) -> None:
+    def _found(self, query: str, graph: "Graph", total: int, titles: dict[str, str]) -> None:
         if query == self.query_text:  # an older search finishing late never replaces a newer one
+            self.titles = titles
             self.show_nodes(graph, total)
+
+    def _paper_titles(self, graph: "Graph") -> dict[str, str]:
+        """Titles of the paper nodes: the library's, else the title a discussion noted on the node."""
+        papers = [e for e in graph.entities if e.type == "paper"]
+        titles = self._titles([e.name for e in papers]) if papers else {}
+        for e in papers:
+            noted = next((o.text for o in e.observations if o.paper_id == e.name and not o.page), "")
+            if e.name not in titles and noted:
+                titles[e.name] = noted
+        return titles
+
+    def label(self, entity: "Entity") -> str:
+        """How a node is listed: a paper by its title, anything else by its name."""
+        facts = len(entity.observations)
+        title = self.titles.get(entity.name) if entity.type == "paper" else None
+        return f"{title}  (paper {entity.name}, {facts})" if title else f"{entity.name}  ({entity.type}, {facts})"
+
+    def _node_name(self, name: str) -> str:
+        """A node named in a relation: a paper by its title."""
+        return self.titles.get(name, name)
 
     def show_nodes(self, graph: "Graph", total: int) -> None:
         self.graph, self.total = graph, total
         nodes = self.query_one("#memory-nodes", OptionList)
         nodes.clear_options()
-        nodes.add_options([Option(f"{e.name}  ({e.type}, {len(e.observations)})", id=str(n))
-                           for n, e in enumerate(graph.entities)])
+        nodes.add_options([Option(self.label(e), id=str(n)) for n, e in enumerate(graph.entities)])
         what = f"matching {self.query_text!r}" if self.query_text.strip() else "newest first"
         empty = "the memory graph is empty: discuss <n|id> fills it" if total == 0 else f"no node {what}"
         self.query_one("#memory-count", Label).update(
@@ -115,7 +143,8 @@ class MemoryScreen(ModalScreen["tuple[str, int, str] | None"]):
             facts.border_title = ""
             relations.update("")
             return
-        facts.border_title = f"{entity.name} ({entity.type})"
+        title = self.titles.get(entity.name) if entity.type == "paper" else None
+        facts.border_title = f"{title} (paper {entity.name})" if title else f"{entity.name} ({entity.type})"
         facts.add_options([Option(f"{o.text}  [{o.source or 'no source'}]" + ("  ↵ open" if o.paper_id and o.page
                                                                               else ""), id=str(n))
                            for n, o in enumerate(entity.observations)])
@@ -123,7 +152,8 @@ class MemoryScreen(ModalScreen["tuple[str, int, str] | None"]):
             facts.highlighted = 0  # Enter on the facts works at once, without a first arrow key
         touching = [r for r in (self.graph.relations if self.graph else [])
                     if entity.name.lower() in (r.source.lower(), r.target.lower())]
-        relations.update("\n".join(f"{r.source} --{r.type}--> {r.target}" for r in touching[:12])
+        relations.update("\n".join(f"{self._node_name(r.source)} --{r.type}--> {self._node_name(r.target)}"
+                                   for r in touching[:12])
                          or "no relations")
 
     @on(OptionList.OptionSelected, "#memory-facts")
