@@ -95,12 +95,12 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
             with TabbedContent(id="right", initial="tab-draft"):
                 with TabPane("Draft · F3", id="tab-draft"):
                     yield DraftPane(id="draft")
-                with TabPane("Reader · F5", id="tab-reader"):  # hidden at start: mounted after first paint
+                with TabPane("Reader · F5", id="tab-reader"):  # hidden tabs are mounted after the first paint
                     yield Lazy(ReaderPane(lambda: self.desk.library if self.desk else None, id="reader"))
                 with TabPane("Reports · F6", id="tab-reports"):
                     yield Lazy(ReportsPane(id="reports"))
                 with TabPane("Plan · F7", id="tab-plan"):
-                    yield PlanPane(id="plan")
+                    yield Lazy(PlanPane(id="plan"))
                 with TabPane("Discussion · F8", id="tab-discussion"):
                     yield Lazy(DiscussionPane(id="discussion"))
         yield CommandLine(self.completion_candidates, id="command-line")
@@ -129,12 +129,6 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
             for widget in self.main.query("Input, TextArea"):
                 widget.cursor_blink = False
         self.command_line.input.focus()
-        if self._warm_up and self._given_desk is None:
-            # The models start loading now, while the first screen paints and the library opens
-            # (core/preload.py): llama.cpp and ONNX Runtime load outside the GIL, so "models ready"
-            # comes close to the slowest load instead of the sum of everything.
-            self._preloading = threading.Thread(target=self._start_preload, name="paperdesk-preload", daemon=True)
-            self._preloading.start()
         self.call_after_refresh(self._painted)
 
     def _start_preload(self) -> None:
@@ -148,6 +142,11 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
     def _painted(self) -> None:
         """The first screen is up; only now start the heavy imports (they would compete for the GIL)."""
         startup_probe.mark("first_paint")
+        if self._warm_up and self._given_desk is None:
+            # The models load while the library opens (core/preload.py): llama.cpp and ONNX Runtime load
+            # outside the GIL, so "models ready" comes close to the slowest load, not the sum of everything.
+            self._preloading = threading.Thread(target=self._start_preload, name="paperdesk-preload", daemon=True)
+            self._preloading.start()
         if self._given_desk is not None:
             self.post_message(DeskReady(self._given_desk, _model_label(self.settings)))
         else:
@@ -198,7 +197,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
 
     @on(DeskReady)
     def _desk_ready(self, message: DeskReady) -> None:
-        if not (self.main.query(ReaderPane) and self.main.query(ReportsPane) and self.main.query(DiscussionPane)):
+        if not all(self.main.query(pane) for pane in (ReaderPane, ReportsPane, PlanPane, DiscussionPane)):
             self.set_timer(0.02, lambda: self._desk_ready(message))  # lazy panes mount a frame after the first paint
             return
         desk = self.desk = message.desk
