@@ -44,7 +44,7 @@ from paperdesk.tui.routing import OutcomeRouter
 from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.status_bar import StatusBar
 from paperdesk.tui.talk import BesideDone, Decided, TalkController, message_of
-from paperdesk.tui.themes import DEFAULT_THEME, load_themes
+from paperdesk.tui.theme_choice import ThemeCommands, ThemeKeeper, choose_theme
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
@@ -58,7 +58,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
     TITLE = "paperdesk"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it too
     BINDINGS = APP_BINDINGS
-    COMMANDS = App.COMMANDS | {WorkflowCommands}
+    COMMANDS = App.COMMANDS | {WorkflowCommands, ThemeCommands}
 
     def __init__(self, settings: Settings, desk: "Desk | None" = None, warm_up: bool = True,
                  cursor_blink: bool = True) -> None:
@@ -78,7 +78,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
         self.talk = TalkController(self)  # free text -> the dispatcher
         self.keymap: dict[str, str] = {}  # binding id -> keys, as applied from the [keymap] settings
         # Chosen before the first style pass: changing the theme after mount restyles every widget.
-        self.theme_notices = self._choose_theme()
+        self.theme_notices = choose_theme(self)
 
     @property
     def busy(self) -> bool:
@@ -124,6 +124,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
         for notice in self.theme_notices:
             self.notify(notice, severity="warning", timeout=8)
         self._apply_keymap()
+        self.theme_keeper = ThemeKeeper(self)  # a theme picked from now on is saved for the next start
         self.apply_layout()
         if not self.cursor_blink:
             for widget in self.main.query("Input, TextArea"):
@@ -151,21 +152,6 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
             self.post_message(DeskReady(self._given_desk, _model_label(self.settings)))
         else:
             self.open_desk()
-
-    def _choose_theme(self) -> list[str]:
-        themes, problems = load_themes(self.settings.home)
-        for theme in themes:
-            self.register_theme(theme)
-        wanted = self.settings["theme"]
-        if wanted in self.available_themes:
-            self.theme = wanted
-        else:
-            fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-            self.theme = fallback
-            # every name the theme picker (ctrl+p) offers works here: paperdesk's and Textual's own
-            problems.append(f"unknown theme {wanted!r}; using {fallback} (themes: "
-                            f"{', '.join(sorted(self.available_themes))})")
-        return problems
 
     def _apply_keymap(self) -> None:
         keymap = {k.split(".", 1)[1]: v for k, v in self.settings.values.items() if k.startswith("keymap.")}
