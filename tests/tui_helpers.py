@@ -50,3 +50,33 @@ def type_at_full_speed(pilot, text: str, *then: str) -> None:
         app.post_message(events.Key(char if char.isalnum() else _character_to_key(char), char))
     for key in then:
         app.post_message(events.Key(key, "\r" if key == "enter" else None))
+
+
+def screen_text(app) -> str:
+    """The screen as plain text lines (from the app's own screenshot), for asserting what a user can read."""
+    import html
+    import re
+    from collections import defaultdict
+
+    svg = app.export_screenshot()
+    rows: dict[float, list[tuple[float, str]]] = defaultdict(list)
+    for m in re.finditer(r'<text[^>]*x="([\d.]+)"[^>]*y="([\d.]+)"[^>]*>([^<]*)</text>', svg):
+        rows[float(m.group(2))].append((float(m.group(1)), html.unescape(m.group(3)).replace("\xa0", " ")))
+    lines = []
+    for y in sorted(rows):
+        line = ""
+        for x, text in sorted(rows[y]):
+            line = line.ljust(int(round(x / 12.2))) + text  # the screenshot's cells are 12.2 units wide
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def rendered(widget, width: int | None = None) -> str:
+    """A Static's whole content as plain text at the widget's width (also what is scrolled out of view)."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), width=width or widget.content_size.width, color_system=None)
+    console.print(widget.content)
+    return console.file.getvalue()

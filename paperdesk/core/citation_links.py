@@ -3,7 +3,8 @@
 `citation_keys` lists them in reading order, `link_citations` turns them into
 Markdown links a face can click (`cite:3`, `page:4`), and `citation_target`
 says where one leads: the paper, the page and the passage to highlight there
-(the source's quote, else the start of the cited chunk).
+(the source's quote, else the start of the cited chunk; for a summary's
+[p. N], the page sentence(s) the citing sentence comes from).
 """
 
 from __future__ import annotations
@@ -69,7 +70,12 @@ def citation_target(view: "DraftView", key: str, store: "Store") -> Target:
         if not view.paper_id:
             raise InvalidArgumentError(f"[p. {page}] names no paper in this {view.kind}")
         source = next((s for s in sources if s.get("page") == page), {})
-        return Target(view.paper_id, page, _passage(source, store), f"[p. {page}]")
+        passage = _passage(source, store)
+        if not passage:  # a summary keeps no quotes: the page sentence(s) its citing sentence comes from
+            from paperdesk.core.cited_passage import summary_passage
+
+            passage = summary_passage(view.text, page, store.page_text(view.paper_id, page) or "")
+        return Target(view.paper_id, page, passage, f"[p. {page}]")
     source = next((s for s in sources if str(s.get("n")) == key), None)
     if source is None:
         raise InvalidArgumentError(f"[{key}] is not among the {view.kind}'s sources")

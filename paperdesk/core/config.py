@@ -225,6 +225,7 @@ class Settings:
 
     values: dict[str, Any] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
+    file: Path | None = None  # the TOML file these were read from (it may not exist yet): choices are saved there
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
@@ -240,7 +241,7 @@ class Settings:
                 raise ConfigError(f"unknown config key {dotted}")
             values[dotted] = _coerce(key, raw, "override")
             sources[dotted] = "override"
-        return _checked(Settings(values, sources))
+        return _checked(Settings(values, sources, self.file))
 
     @property
     def home(self) -> Path:
@@ -278,7 +279,7 @@ def load_settings(environ: dict[str, str] | None = None, path: Path | None = Non
             sources[key.name] = key.env
     if home_env:
         values["home"] = home_env
-    return _checked(Settings(values, sources))
+    return _checked(Settings(values, sources, file))
 
 
 def _num(x: float) -> str:

@@ -46,7 +46,7 @@ from paperdesk.tui.routing import OutcomeRouter
 from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.status_bar import StatusBar
 from paperdesk.tui.talk import BesideDone, Decided, TalkController, message_of
-from paperdesk.tui.themes import DEFAULT_THEME, load_themes
+from paperdesk.tui.theme_choice import ThemeCommands, ThemeKeeper, choose_theme
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
@@ -60,7 +60,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
     TITLE = "paperdesk"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it too
     BINDINGS = APP_BINDINGS
-    COMMANDS = App.COMMANDS | {WorkflowCommands}
+    COMMANDS = App.COMMANDS | {WorkflowCommands, ThemeCommands}
 
     def __init__(self, settings: Settings, desk: "Desk | None" = None, warm_up: bool = True,
                  cursor_blink: bool = True) -> None:
@@ -80,7 +80,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
         self.talk = TalkController(self)  # free text -> the dispatcher
         self.keymap: dict[str, str] = {}  # binding id -> keys, as applied from the [keymap] settings
         # Chosen before the first style pass: changing the theme after mount restyles every widget.
-        self.theme_notices = self._choose_theme()
+        self.theme_notices = choose_theme(self)
 
     @property
     def busy(self) -> bool:
@@ -97,12 +97,12 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
             with TabbedContent(id="right", initial="tab-draft"):
                 with TabPane("Draft · F3", id="tab-draft"):
                     yield DraftPane(id="draft")
-                with TabPane("Reader · F5", id="tab-reader"):  # hidden at start: mounted after first paint
+                with TabPane("Reader · F5", id="tab-reader"):  # hidden tabs are mounted after the first paint
                     yield Lazy(ReaderPane(lambda: self.desk.library if self.desk else None, id="reader"))
                 with TabPane("Reports · F6", id="tab-reports"):
                     yield Lazy(ReportsPane(id="reports"))
                 with TabPane("Plan · F7", id="tab-plan"):
-                    yield PlanPane(id="plan")
+                    yield Lazy(PlanPane(id="plan"))
                 with TabPane("Discussion · F8", id="tab-discussion"):
                     yield Lazy(DiscussionPane(id="discussion"))
         yield CommandLine(self.completion_candidates, id="command-line")
@@ -126,17 +126,12 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
         for notice in self.theme_notices:
             self.notify(notice, severity="warning", timeout=8)
         self._apply_keymap()
+        self.theme_keeper = ThemeKeeper(self)  # a theme picked from now on is saved for the next start
         self.apply_layout()
         if not self.cursor_blink:
             for widget in self.main.query("Input, TextArea"):
                 widget.cursor_blink = False
         self.command_line.input.focus()
-        if self._warm_up and self._given_desk is None:
-            # The models start loading now, while the first screen paints and the library opens
-            # (core/preload.py): llama.cpp and ONNX Runtime load outside the GIL, so "models ready"
-            # comes close to the slowest load instead of the sum of everything.
-            self._preloading = threading.Thread(target=self._start_preload, name="paperdesk-preload", daemon=True)
-            self._preloading.start()
         self.call_after_refresh(self._painted)
 
     def _start_preload(self) -> None:
@@ -150,25 +145,15 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
     def _painted(self) -> None:
         """The first screen is up; only now start the heavy imports (they would compete for the GIL)."""
         startup_probe.mark("first_paint")
+        if self._warm_up and self._given_desk is None:
+            # The models load while the library opens (core/preload.py): llama.cpp and ONNX Runtime load
+            # outside the GIL, so "models ready" comes close to the slowest load, not the sum of everything.
+            self._preloading = threading.Thread(target=self._start_preload, name="paperdesk-preload", daemon=True)
+            self._preloading.start()
         if self._given_desk is not None:
             self.post_message(DeskReady(self._given_desk, _model_label(self.settings)))
         else:
             self.open_desk()
-
-    def _choose_theme(self) -> list[str]:
-        themes, problems = load_themes(self.settings.home)
-        for theme in themes:
-            self.register_theme(theme)
-        wanted = self.settings["theme"]
-        if wanted in self.available_themes:
-            self.theme = wanted
-        else:
-            fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-            self.theme = fallback
-            # every name the theme picker (ctrl+p) offers works here: paperdesk's and Textual's own
-            problems.append(f"unknown theme {wanted!r}; using {fallback} (themes: "
-                            f"{', '.join(sorted(self.available_themes))})")
-        return problems
 
     def _apply_keymap(self) -> None:
         keymap = {k.split(".", 1)[1]: v for k, v in self.settings.values.items() if k.startswith("keymap.")}
@@ -200,7 +185,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
 
     @on(DeskReady)
     def _desk_ready(self, message: DeskReady) -> None:
-        if not (self.main.query(ReaderPane) and self.main.query(ReportsPane) and self.main.query(DiscussionPane)):
+        if not all(self.main.query(pane) for pane in (ReaderPane, ReportsPane, PlanPane, DiscussionPane)):
             self.set_timer(0.02, lambda: self._desk_ready(message))  # lazy panes mount a frame after the first paint
             return
         desk = self.desk = message.desk

@@ -11,12 +11,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paperdesk.core.commands import CommandError, parse
-from paperdesk.core.handlers.new_paper import abandon_question
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
 
 __all__ = ["abandon_question", "asks_first", "reader_page"]
+
+
+def abandon_question(desk: "Desk") -> str:
+    """What `abandon` will discard, as the yes/no question to ask (the handlers load on first use)."""
+    from paperdesk.core.handlers.new_paper import abandon_question as question
+
+    return question(desk)
 
 
 def reader_page(desk: "Desk", line: str) -> tuple[str, int] | None:

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from textual.widgets import TabbedContent
 
-from paperdesk.core.dispatch.talk import Understood
 from paperdesk.tui.keyboard import focus_now
 from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
@@ -58,6 +57,7 @@ class OutcomeRouter:
 
     def event(self, event: Any) -> None:
         from paperdesk.core import views
+        from paperdesk.core.dispatch.talk import Understood  # the dispatcher loads after the first paint
 
         app = self.app
         if isinstance(event, views.ProgressUpdated):

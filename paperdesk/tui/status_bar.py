@@ -49,13 +49,21 @@ class StatusBar(Static):
     def tokens(self, count: int, rate: float) -> None:
         self.set_activity(token_activity(count, rate))
 
+    def on_resize(self) -> None:
+        self._render_bar()
+
     def _render_bar(self) -> None:
-        bar = Text(no_wrap=True, overflow="ellipsis")
-        bar.append(f" {self.state} ", style="bold reverse")
+        """One line; the selected paper and the model are cut first. Only an activity longer than the whole
+        line wraps to a second one, so a long progress or problem message is never cut."""
+        head = Text()
+        head.append(f" {self.state} ", style="bold reverse")
         if self.activity:  # what is happening now comes first, so a long title never hides it
-            bar.append(f" {self.activity} ", style="bold")
+            head.append(f" {self.activity} ", style="bold")
         if self.mode and self.mode != "online":
-            bar.append(f"│ {self.mode} ", style="bold")
-        bar.append(f"│ {self.selected} ")
-        bar.append(f"│ {self.model}")
+            head.append(f"│ {self.mode} ", style="bold")
+        bar = head + Text(f"│ {self.selected} │ {self.model}")
+        width = self.size.width
+        if width and head.cell_len <= width:
+            bar.truncate(width, overflow="ellipsis")
+            bar.no_wrap = True
         self.update(bar)

@@ -19,11 +19,9 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 from paperdesk.core.commands import canonical_name
-from paperdesk.core.dispatch.confirm import asks_first
-from paperdesk.core.dispatch.talk import CONFIRM_BELOW
-from paperdesk.core.dispatch.types import Decision
 
 if TYPE_CHECKING:
+    from paperdesk.core.dispatch.types import Decision
     from paperdesk.core.views import Outcome
     from paperdesk.tui.app import PaperDeskApp
 
@@ -42,7 +40,7 @@ class Decided(Message):
     """The dispatcher's decision for a message (posted by the deciding worker)."""
 
     message: str
-    decision: Decision
+    decision: "Decision"
 
 
 @dataclass
@@ -69,6 +67,9 @@ class TalkController:
         self.app.post_message(Decided(message, desk.talk.understand(message)))
 
     def decided(self, message: str, decision: Decision) -> None:
+        from paperdesk.core.dispatch.confirm import asks_first
+        from paperdesk.core.dispatch.talk import CONFIRM_BELOW
+
         # a decision that discards work gets the desk's yes/no dialog instead (ask_first), whatever its confidence
         if decision.action != "clarify" and decision.confidence < CONFIRM_BELOW and not asks_first(decision):
             self.awaiting = (message, decision)
@@ -98,6 +99,8 @@ class TalkController:
         return True
 
     def go(self, message: str, decision: Decision, confirmed: bool = False) -> None:
+        from paperdesk.core.dispatch.confirm import asks_first
+
         app, desk = self.app, self.app.desk
         assert desk is not None
         self.app.command_line.understood(f"understood as {decision.line()}")

@@ -157,6 +157,16 @@ def test_help_screen(snap_compare, home, arxiv):
     assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=run)
 
 
+def test_help_screen_at_80x24(snap_compare, home, arxiv):
+    """Narrow: each command on its own lines, its description and why it is unavailable wrapped under it."""
+    async def run(pilot):
+        await typed("list")(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=(80, 24), run_before=run)
+
+
 def test_palette_offers_only_what_is_enabled(snap_compare, home, arxiv):
     async def run(pilot):
         await typed("list")(pilot)

@@ -32,6 +32,7 @@ from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
 from paperdesk.core.llm.repeats import drop_repeats
 from paperdesk.core.llm.requests import make_request
 from paperdesk.core.memory.recall import recall
+from paperdesk.core.progress import Progress, ProgressCallback
 from paperdesk.core.prompts import render, template as template_text
 
 if TYPE_CHECKING:
@@ -119,6 +120,7 @@ def write(
     cancel: CancelToken | None = None,
     max_tokens: int = 160,
     dialogue: str = "",
+    note: ProgressCallback | None = None,
     **values: str,
 ) -> AnswerResult:
     """Generate text from `hits` with prompt `template`, then ground it: every [n] checked, sentences attributed.
@@ -126,6 +128,7 @@ def write(
     Completion models get the answer's first words written for them (LEAD): small base
     models continue a started sentence far more reliably than they fill an empty slot.
     When the model's text is unusable, the answer quotes the passages instead and says so.
+    A second attempt is announced through `note` (the status line); `on_token` gets only the answer's text.
     """
     start = time.perf_counter()
     if not hits:
@@ -165,8 +168,8 @@ def write(
     dropped: list[Dropped] = []
     leaks = 0
     for options in ({"temperature": 0.2, "seed": 1, "repeat_penalty": 1.15}, RETRY):
-        if failures and on_token is not None:
-            on_token(f"\n[{failures[-1]}; writing it again]\n")
+        if failures and note is not None:  # what happened goes to the status line, never into the answer
+            note(Progress(f"answer: {failures[-1]}; writing it again", 2, 2, "attempts"))
         request = (GenerationRequest(messages=messages, max_tokens=max_tokens, stop=STOPS, **options) if messages
                    else make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, **options))
         # Only sentences whose facts the passages state reach the reader, as they stream and as stored.
@@ -218,12 +221,14 @@ def answer(
     max_tokens: int = 160,
     memory: "MemoryGraph | None" = None,
     recall_k: int = 2,
+    note: ProgressCallback | None = None,
 ) -> AnswerResult:
     """Search (the library, and the pages `memory` recalls), then answer citing the passages found."""
     start = time.perf_counter()
     hits = retrieve(library, question, k, memory=memory, recall_k=recall_k)
     search_s = time.perf_counter() - start
-    result = write(library, backend, question, hits, on_token=on_token, cancel=cancel, max_tokens=max_tokens)
+    result = write(library, backend, question, hits, on_token=on_token, cancel=cancel, max_tokens=max_tokens,
+                   note=note)
     result.timings["search_s"] = search_s
     result.timings["first_token_s"] = result.timings.get("first_token_s", 0.0) + search_s
     result.timings["total_s"] = time.perf_counter() - start
@@ -242,10 +247,11 @@ def improve(
     cancel: CancelToken | None = None,
     max_tokens: int = 160,
     dialogue: str = "",
+    note: ProgressCallback | None = None,
 ) -> AnswerResult:
     """A new answer that follows the reader's request, from passages found for question + request."""
     hits = retrieve(library, f"{question} {feedback}", k) or retrieve(library, question, k)
-    return write(library, backend, question, hits, template, on_token, cancel, max_tokens, dialogue,
+    return write(library, backend, question, hits, template, on_token, cancel, max_tokens, dialogue, note,
                  old=" ".join(old_text.split()) or "(none)", feedback=feedback.strip())
 
 

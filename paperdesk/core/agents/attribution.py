@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from paperdesk.core.agents import quality
 from paperdesk.core.agents.quality import unsupported_numbers
 
 SOURCE_REF = re.compile(r"\s?\[(\d{1,2})\]")
@@ -71,7 +72,7 @@ def scaffolding_check(examples: str, n: int = 4, limit: float = 0.3) -> Callable
     seen = _ngrams(examples, n)
 
     def check(sentence: str) -> str | None:
-        if _ECHO.match(sentence.strip()):
+        if _ECHO.match(sentence.strip()) or quality.leaks(sentence):
             return "echoes the prompt"
         return "copies the prompt's example" if _copied(sentence, seen, n, limit) else None
 

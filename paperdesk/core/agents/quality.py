@@ -93,6 +93,11 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
+def leaks(sentence: str) -> bool:
+    """The sentence echoes the prompt's scaffolding ("citing pages like [p. 3", "A reader asked: ...")."""
+    return bool(_LEAK.search(CITATION.sub("", sentence).strip(" -*•")))
+
+
 def remove_leaks(text: str) -> tuple[str, int]:
     """Drop sentences that echo the prompt's scaffolding, and the questions that follow them."""
     kept_lines: list[str] = []

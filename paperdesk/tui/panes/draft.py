@@ -12,7 +12,6 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Label, Markdown
 
-from paperdesk.core.agents.quality import cited_share_line
 from paperdesk.core.citation_links import citation_keys, key_of_href, link_citations
 
 if TYPE_CHECKING:
@@ -142,7 +141,7 @@ class DraftPane(Vertical):
         self.query_one("#draft-header", Label).update(f"{revision} · {view.status} · {view.title}")
         self.body.update(link_citations(view.text) + sources_markdown(view.sources))
         self.citations, self.citation = citation_keys(view.text), None
-        self._grounding = cited_share_line(view.text) if view.kind == "summary" else ""
+        self._grounding = _cited_share(view.text) if view.kind == "summary" else ""
         hint = " · ←/→ + Enter opens a citation" if self.citations else ""
         self._footer((self._grounding + hint).lstrip(" ·"))
         self.query_one("#draft-scroll", VerticalScroll).scroll_home(animate=False)
@@ -162,6 +161,12 @@ class DraftPane(Vertical):
         footer = self.query_one("#draft-footer", Label)
         footer.update(text)
         footer.display = bool(text)
+
+
+def _cited_share(text: str) -> str:
+    from paperdesk.core.agents.quality import cited_share_line  # numpy: loaded after the first paint
+
+    return cited_share_line(text)
 
 
 def sources_markdown(sources: list[dict]) -> str:

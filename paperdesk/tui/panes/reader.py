@@ -15,7 +15,7 @@ from textual.widgets import Input, Label, Static
 from paperdesk.core.passages import Match, find_matches
 from paperdesk.tui.messages import PaneSays
 from paperdesk.tui.panes.base import Pane
-from paperdesk.tui.panes.reader_marks import marked_page
+from paperdesk.tui.panes.reader_marks import mark_row, marked_page
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -164,10 +164,20 @@ class ReaderPane(Pane):
         self.query_one("#reader-text", Static).update(body)
 
     def _scroll_to_mark(self) -> None:
-        line = getattr(self, "_mark_line", None)
-        if line is not None:
+        offset = getattr(self, "_mark_line", None)
+        if offset is not None:
             scroll = self.query_one("#reader-scroll", VerticalScroll)
-            self.call_after_refresh(lambda: scroll.scroll_to(y=max(0, line - 3), animate=False))
+            page = self.query_one("#reader-text", Static)
+
+            def scroll_there(tries: int = 20) -> None:
+                # once laid out: a page just loaded (or a tab just shown) has no width or height yet
+                row = mark_row(self.text, offset, page.content_size.width)
+                if (page.content_size.width == 0 or page.size.height <= row) and tries:
+                    self.set_timer(0.02, lambda: scroll_there(tries - 1))
+                    return
+                scroll.scroll_to(y=max(0, row - 3), animate=False, immediate=True)
+
+            self.call_after_refresh(scroll_there)
 
     def turn_page(self, delta: int) -> bool:
         if self.paper_id is None or not 1 <= self.page + delta <= self.pages:

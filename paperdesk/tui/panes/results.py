@@ -19,6 +19,8 @@ _TITLES = {"find": "arXiv results", "list": "Library", "sem-search": "Papers of 
            "research": "Papers of the report"}
 
 
+EMPTY = ("find <query> to search arXiv, list for your library, sem-search <query> to ask it\n\n"
+         "Enter on a result summarizes or opens it; F1 lists every command")
 _FIXED_WIDTH = 3 + 4 + 1 + 2 * 4 + 2  # the other columns, their cell padding, and a scrollbar
 
 
@@ -42,9 +44,13 @@ class ResultsPane(Vertical):
         self.border_title, self.border_subtitle = "Results", "F2"
 
     def compose(self) -> ComposeResult:
+        yield Static(EMPTY, id="results-empty", markup=False)  # what to do, until there are results
         yield DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="results-abstract", markup=False)  # the highlighted arXiv result's abstract
-        yield Label("no results yet: find <query>, list, or sem-search <query>", id="results-footer")
+        yield Label("no results yet", id="results-footer")
+
+    def _empty(self, empty: bool) -> None:
+        self.query_one("#results-empty").display = empty
 
     @property
     def table(self) -> DataTable:
@@ -56,6 +62,7 @@ class ResultsPane(Vertical):
         self.enter_hint = enter_hint
         self.border_title = _TITLES.get(view.kind, "Results") + (f": {view.query}" if view.query else "")
         self.border_subtitle = "F2"
+        self._empty(False)
         table = self.table
         table.clear(columns=True)
         width = max(20, self.size.width - _FIXED_WIDTH)
@@ -94,6 +101,7 @@ class ResultsPane(Vertical):
         self.border_title = "Results"
         self.border_subtitle = "F2"
         self.table.clear(columns=True)
+        self._empty(True)
         self.query_one("#results-footer", Label).update(note)
 
     def _footer(self) -> None:
