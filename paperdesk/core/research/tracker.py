@@ -51,7 +51,9 @@ CREATE TABLE research_steps (
     seconds REAL,
     PRIMARY KEY (run_id, step_id, iteration)
 );
-""")]
+"""), script("""
+ALTER TABLE research_runs ADD COLUMN mode TEXT NOT NULL DEFAULT '';
+""")]  # mode: the research mode the run was started in (agent, reader), which its resume keeps
 WHOLE = -1  # the iteration number of a step that does not iterate
 
 
@@ -82,6 +84,7 @@ class RunRow:
     error: str | None
     timings: dict[str, float]
     created: float
+    mode: str = ""  # agent or reader: what the run was started as ("" for runs stored before modes were)
 
 
 class Tracker:
@@ -111,11 +114,11 @@ class Tracker:
 
     # -- runs ----------------------------------------------------------------------------
 
-    def new_run(self, plan: Plan) -> int:
+    def new_run(self, plan: Plan, mode: str = "") -> int:
         now = time.time()
-        cur = self._write("INSERT INTO research_runs (query, plan, status, made_by, created, updated) "
-                          "VALUES (?, ?, ?, ?, ?, ?)",
-                          (plan.query, json.dumps(plan.to_json()), IN_PROGRESS, plan.made_by, now, now))
+        cur = self._write("INSERT INTO research_runs (query, plan, status, made_by, created, updated, mode) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          (plan.query, json.dumps(plan.to_json()), IN_PROGRESS, plan.made_by, now, now, mode))
         return int(cur.lastrowid)
 
     def finish_run(self, run_id: int, status: str, report: str | None, timings: dict[str, float],
@@ -130,11 +133,11 @@ class Tracker:
     def run(self, run_id: int) -> RunRow:
         with self._lock:
             row = self._conn.execute("SELECT id, query, plan, status, made_by, report, fallback, error, timings, "
-                                     "created FROM research_runs WHERE id = ?", (run_id,)).fetchone()
+                                     "created, mode FROM research_runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise PaperdeskError(f"there is no research run {run_id}; `paperdesk research --runs` lists them")
         return RunRow(row[0], row[1], Plan.from_json(row[2]), row[3], row[4], row[5], bool(row[6]), row[7],
-                      json.loads(row[8] or "{}"), row[9])
+                      json.loads(row[8] or "{}"), row[9], row[10])
 
     def runs(self, limit: int = 20) -> list[RunRow]:
         with self._lock:
