@@ -17,7 +17,7 @@ def test_migration_runs_once_beside_the_catalogue(tmp_path: Path):
     Tracker(db).close()
     Tracker(db).close()  # a second open runs nothing again
     conn = sqlite3.connect(db)
-    assert schema_version(conn, "research") == 2  # the runs table, then the run's mode
+    assert schema_version(conn, "research") == 1
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"research_runs", "research_steps", "papers"} <= tables
     conn.close()

@@ -51,10 +51,17 @@ CREATE TABLE research_steps (
     seconds REAL,
     PRIMARY KEY (run_id, step_id, iteration)
 );
-"""), script("""
-ALTER TABLE research_runs ADD COLUMN mode TEXT NOT NULL DEFAULT '';
-""")]  # mode: the research mode the run was started in (agent, reader), which its resume keeps
+""")]
 WHOLE = -1  # the iteration number of a step that does not iterate
+
+
+def _mode(plan_json: str) -> str:
+    """The research mode a run was started in, stored with its plan ("" for runs stored before modes were)."""
+    try:
+        data = json.loads(plan_json)
+    except (TypeError, ValueError):
+        return ""
+    return str(data.get("mode") or "") if isinstance(data, dict) else ""
 
 
 @dataclass
@@ -115,10 +122,12 @@ class Tracker:
     # -- runs ----------------------------------------------------------------------------
 
     def new_run(self, plan: Plan, mode: str = "") -> int:
+        """A new IN_PROGRESS run; `mode` (agent, reader) is kept beside the plan, for its resume."""
         now = time.time()
-        cur = self._write("INSERT INTO research_runs (query, plan, status, made_by, created, updated, mode) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                          (plan.query, json.dumps(plan.to_json()), IN_PROGRESS, plan.made_by, now, now, mode))
+        stored = {**plan.to_json(), **({"mode": mode} if mode else {})}
+        cur = self._write("INSERT INTO research_runs (query, plan, status, made_by, created, updated) "
+                          "VALUES (?, ?, ?, ?, ?, ?)",
+                          (plan.query, json.dumps(stored), IN_PROGRESS, plan.made_by, now, now))
         return int(cur.lastrowid)
 
     def finish_run(self, run_id: int, status: str, report: str | None, timings: dict[str, float],
@@ -133,11 +142,11 @@ class Tracker:
     def run(self, run_id: int) -> RunRow:
         with self._lock:
             row = self._conn.execute("SELECT id, query, plan, status, made_by, report, fallback, error, timings, "
-                                     "created, mode FROM research_runs WHERE id = ?", (run_id,)).fetchone()
+                                     "created FROM research_runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise PaperdeskError(f"there is no research run {run_id}; `paperdesk research --runs` lists them")
         return RunRow(row[0], row[1], Plan.from_json(row[2]), row[3], row[4], row[5], bool(row[6]), row[7],
-                      json.loads(row[8] or "{}"), row[9], row[10])
+                      json.loads(row[8] or "{}"), row[9], _mode(row[2]))
 
     def runs(self, limit: int = 20) -> list[RunRow]:
         with self._lock:
