@@ -129,15 +129,29 @@ def test_a_refused_command_fails_the_script_unless_keep_going(shell_env):
     assert kept.returncode == 1 and "state: initial" in kept.stdout
 
 
-@pytest.mark.parametrize("kill_when", ["[summary revision 1", "## Problem"])
-def test_resume_after_kill_9_in_draft_summary(shell_env, kill_when):
+STORED_AT_KILL = {
+    "[summary revision 1": "draft: summary (revision 1)",  # finished
+    "## Problem": "draft: summary (no revision yet)",  # no section finished yet
+    "## Method": "draft: summary (revision 1, interrupted)",  # the finished problem section is kept
+}
+
+
+@pytest.mark.parametrize("kill_when", list(STORED_AT_KILL))
+def test_resume_after_kill_9_in_draft_summary(shell_env, kill_when, tmp_home):
     live = LiveShell(shell_env)
-    live.send("find expository writing")
-    live.send("summarize 1")
+    live.send("find expository writing\nsummarize 1")
     live.wait_for(kill_when)
     live.proc.send_signal(signal.SIGKILL)
     live.proc.wait(30)
-    stored = "draft: summary (revision 1)" if kill_when.startswith("[summary") else "draft: summary (no revision yet)"
+    stored = STORED_AT_KILL[kill_when]
+    if kill_when == "## Method":
+        from paperdesk.core.store import Store
+
+        store = Store(tmp_home / "library.sqlite")
+        kept = store.current_revision("2304.02623v1")
+        store.close()
+        assert kept.status == "interrupted" and "## Problem\n" in kept.text and "## Method" not in kept.text
+        assert len(kept.text.split("## Problem\n", 1)[1].strip()) > 20  # the section's sentences, not a heading
     result = shell(shell_env, "status\nimprove mention the design\nsave\nstatus\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
