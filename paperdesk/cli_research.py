@@ -3,7 +3,8 @@
 The report streams to stdout as it is written; step progress goes to stderr.
 Ctrl-C cancels the run within a fraction of a second and leaves it resumable
 (`paperdesk research --resume [RUN]`; without RUN, the newest unfinished run).
-`--mode` defaults to `agent`, the spec's default research mode (workflow.md: "mode ... default agent").
+`--mode` defaults to `agent`, the spec's default research mode (workflow.md: "mode ... default agent");
+`--resume` keeps the mode the run was started in.
 """
 
 from __future__ import annotations
@@ -45,9 +46,10 @@ def add_parser(sub: Any) -> None:
                    help="finish a killed or cancelled run (no RUN: the newest unfinished one)")
     p.add_argument("--runs", action="store_true", help="list recent runs")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--mode", choices=("plan", "agent", "reader"), default="agent",
+    p.add_argument("--mode", choices=("plan", "agent", "reader"), default=None,
                    help="plan: print the plan and stop (like --plan-only); agent (default): run, then name the "
-                        "most-cited page and arXiv finds to add; reader: the report with citations only")
+                        "most-cited page and arXiv finds to add; reader: the report with citations only "
+                        "(--resume keeps the run's own mode)")
 
 
 def _run_to_resume(researcher: Any, run: int | str) -> int:
@@ -84,14 +86,17 @@ def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
         on_event = _printer(args.json)
         try:
             if args.resume is not None:
-                result = researcher.resume(_run_to_resume(researcher, args.resume), on_event, cancel)
+                run_id = _run_to_resume(researcher, args.resume)
+                mode = args.mode or researcher.tracker.run(run_id).mode or "agent"  # the run's own mode
+                result = researcher.resume(run_id, on_event, cancel)
             else:
                 import time
 
                 started = time.perf_counter()
                 plan = researcher.plan(question, cancel=cancel)
                 plan_s = time.perf_counter() - started
-                if args.plan_only or args.mode == "plan":
+                mode = args.mode or "agent"
+                if args.plan_only or mode == "plan":
                     return _print_plan(plan, args.json)
                 if not args.json:
                     from paperdesk.core.research.plan_edit import describe
@@ -99,7 +104,7 @@ def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
                     print(f"plan ({plan.made_by}):", file=sys.stderr)
                     for step in plan.steps:
                         print(f"  {describe(step)}", file=sys.stderr)
-                result = researcher.run(plan, on_event, cancel)
+                result = researcher.run(plan, on_event, cancel, mode=mode)
                 result.timings["plan_s"] = plan_s
                 result.timings["total_s"] = time.perf_counter() - started
         except CancelledError:
@@ -109,7 +114,7 @@ def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
             return 130
         finally:
             signal.signal(signal.SIGINT, previous)
-        actions = _agent_actions(library, researcher, result) if args.mode == "agent" else None
+        actions = _agent_actions(library, researcher, result) if mode == "agent" else None
         if args.json:
             print_json({**result.to_json(), **({"actions": actions} if actions is not None else {})})
         else:

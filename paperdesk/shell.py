@@ -3,7 +3,8 @@
 Interactive on a terminal (prompt, readline history and completion), plain
 line by line when piped: `paperdesk shell < script.txt` runs the script and
 exits 0, or 1 as soon as a command is refused or fails (`--keep-going` runs
-on). Ctrl-C cancels the running command and keeps the shell.
+on). Ctrl-C cancels the running command and keeps the shell; so does a line
+typed while it runs that needs the desk for new work (see shell_live.py).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from paperdesk.core.config import Settings
 from paperdesk.console import ProgressLine, clean_line
@@ -28,6 +29,7 @@ from paperdesk.core.views import (
     StateChanged,
     TokenStreamed,
 )
+from paperdesk.shell_live import Next, ShellInput, own_stream, run_with_input
 from paperdesk.shell_plan_edit import edit_in_editor, is_plan_edit
 from paperdesk.text_views import render
 
@@ -42,6 +44,7 @@ class ShellPrinter:
         self.streamed = False
         self.streamed_text: list[str] = []
         self.at_line_start = True
+        self.beside_failed = False  # a line answered beside running work was refused or failed
         self._lock = threading.Lock()
 
     def on_event(self, event: Any) -> None:
@@ -81,11 +84,14 @@ class ShellPrinter:
             self.out.write("\n")
             self.at_line_start = True
 
-    def outcome(self, outcome: Outcome) -> None:
+    def outcome(self, outcome: Outcome, beside: bool = False) -> None:
+        """Print an outcome; `beside`: a line answered while another command runs (its stream is not this)."""
         with self._lock:
+            if beside and outcome.status in ("refused", "error"):
+                self.beside_failed = True
             self.progress.close()
             self._line_break()
-            streamed = self.streamed and isinstance(outcome.view, DraftView)
+            streamed = self.streamed and isinstance(outcome.view, DraftView) and not beside
             if streamed and outcome.view.kind in ("answer", "report") and _differs(outcome.view.text,
                                                                                     "".join(self.streamed_text)):
                 # grounding added or removed citations after the stream: show what was stored
@@ -105,8 +111,17 @@ class ShellPrinter:
             self.err.flush()
 
     def notice(self, text: str) -> None:
-        self.out.write(f"[{text}]\n")
-        self.out.flush()
+        with self._lock:
+            self._line_break()
+            self.out.write(f"[{text}]\n")
+            self.out.flush()
+
+    def echo(self, line: str) -> None:
+        """A script's line, as it is run (piped input)."""
+        with self._lock:
+            self._line_break()
+            self.out.write(f"> {line}\n")
+            self.out.flush()
 
 
 def _differs(stored: str, streamed: str) -> bool:
@@ -115,27 +130,7 @@ def _differs(stored: str, streamed: str) -> bool:
 
 def run_cancellable(desk: Desk, line: str, printer: ShellPrinter) -> Outcome:
     """Run one command in a worker thread so Ctrl-C can cancel it without leaving the shell."""
-    box: list[Outcome] = []
-    done = threading.Event()
-
-    def work() -> None:
-        try:
-            box.append(desk.run(line))
-        except Exception as exc:  # noqa: BLE001 - the shell outlives any command (a full disk, a bug)
-            box.append(_failed(line, exc))
-        finally:
-            done.set()
-
-    # An Event, not Thread.join: a join interrupted by Ctrl-C can report a running thread as finished.
-    threading.Thread(target=work, name="paperdesk-command", daemon=True).start()
-    while not done.is_set():
-        try:
-            done.wait(0.1)
-        except KeyboardInterrupt:
-            if desk.cancel():
-                printer.err.write("\n^C: cancelling ...\n")
-                printer.err.flush()
-    return box[0]
+    return run_with_input(desk, line, printer, None)[0]
 
 
 def _failed(line: str, exc: Exception) -> Outcome:
@@ -182,7 +177,8 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
     if stdin is None and hasattr(sys.stdin, "reconfigure"):
         # Undecodable bytes arrive as surrogates and are reported by `clean_line`, never crash a read.
         sys.stdin.reconfigure(errors="surrogateescape")
-    stdin, out, err = stdin or sys.stdin, out or sys.stdout, err or sys.stderr
+    given = [s for s in (out, err, sys.stdout, sys.stderr) if s is not None]
+    stdin, out, err = stdin or sys.stdin, out or own_stream(sys.stdout), err or own_stream(sys.stderr)
     interactive = stdin.isatty() and out.isatty()
     owned = desk is None
     desk = desk or Desk(settings)
@@ -199,22 +195,27 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
         if note:
             printer.notice(note)
     failed = False
+    shell_input = ShellInput(stdin, interactive)
+    ask = _yes if interactive else None
+    typed: Next | None = None  # a line typed during the last command that stopped it: it runs now
     try:
         while True:
-            line = _read(stdin, interactive, desk)
-            if line is None:
-                break
-            line, warning = clean_line(line)
-            if warning:
-                err.write(warning + "\n")
-                err.flush()
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            if not interactive:
-                out.write(f"> {line}\n")
-                out.flush()
+            if typed is not None:
+                line, asked, typed = typed.line, typed.asked, None
             else:
+                read = _read(shell_input, desk)
+                if read is None:
+                    break
+                line, warning = clean_line(read)
+                if warning:
+                    err.write(warning + "\n")
+                    err.flush()
+                line, asked = line.strip(), False
+                if not line or line.startswith("#"):
+                    continue
+                if not interactive:
+                    printer.echo(line)
+            if interactive and not asked:
                 kept = _declined(desk, line)  # typed abandon and remove ask first, as the TUI does
                 if kept:
                     printer.notice(kept)
@@ -225,13 +226,13 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
                 except Exception as exc:  # noqa: BLE001 - the shell outlives any command
                     outcome = _failed(line, exc)
             else:
-                outcome = run_cancellable(desk, line, printer)
+                outcome, typed = run_with_input(desk, line, printer, shell_input, ask)
             printer.outcome(outcome)
-            if outcome.confirm and interactive:  # free text that would discard work: the desk asks, y/N answers
+            if outcome.confirm and interactive and typed is None:  # free text that would discard work: y/N
                 outcome = run_cancellable(desk, "ask yes" if _yes(outcome.confirm) else "ask no", printer)
                 printer.outcome(outcome)
-            if outcome.status in ("refused", "error"):
-                failed = True
+            if outcome.status in ("refused", "error") or printer.beside_failed:
+                failed, printer.beside_failed = True, False
                 if not interactive and not keep_going:
                     err.write("stopping: a command was refused or failed (use --keep-going to run on)\n")
                     break
@@ -246,10 +247,20 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
         if owned:
             desk.close()
             _say_unsaved_notes(desk, err)
+        for stream in (out, err):
+            if stream not in given:  # the shell's own duplicates of fds 1 and 2
+                _close_quietly(stream)
     return 1 if failed else 0
 
 
-def _declined(desk: Desk, line: str) -> str | None:
+def _close_quietly(stream: TextIO) -> None:
+    try:
+        stream.close()
+    except OSError:  # a reader that went away (`| head`): nothing more to say
+        pass
+
+
+def _declined(desk: Desk, line: str, ask: "Callable[[str], bool] | None" = None) -> str | None:
     """None to go ahead; else what was kept, when the user says no to an abandon that would discard a draft or
     to a remove (a script's lines run as written)."""
     from paperdesk.core.commands import CommandError, parse
@@ -262,7 +273,7 @@ def _declined(desk: Desk, line: str) -> str | None:
     if command.name not in ("abandon", "remove") or desk.workflow.refusal(command.name) is not None:
         return None
     kept = "abandon: nothing discarded; the draft is kept" if command.name == "abandon" else "nothing removed"
-    return None if _yes(question(desk, line)) else kept
+    return None if (ask or _yes)(question(desk, line)) else kept
 
 
 def _yes(question: str) -> bool:
@@ -275,13 +286,12 @@ def _yes(question: str) -> bool:
     return answer.strip().lower() in ("y", "yes")
 
 
-def _read(stdin: TextIO, interactive: bool, desk: Desk) -> str | None:
-    if not interactive:
-        line = stdin.readline()
-        return line if line else None
+def _read(shell_input: ShellInput, desk: Desk) -> str | None:
+    if not shell_input.interactive:
+        return shell_input.read("")
     while True:
         try:
-            return input(f"paperdesk ({desk.state})> ")
+            return shell_input.read(f"paperdesk ({desk.state})> ")
         except KeyboardInterrupt:
             print()  # like a shell: ^C drops the line being typed
         except EOFError:

@@ -129,7 +129,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if not raw_samples:  # --repeats 1: no paired samples; time a few raw encodes on their own
         for text in [c.message for c in load_dev(sets[0])][:40]:
             t = time.perf_counter()
-            raw.encode([text], normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+            _raw_encode(raw, text)
             raw_samples.append(time.perf_counter() - t)
     raw_p50 = percentiles_ms(raw_samples)
     report["latency_by_decision"] = {k: {**{m: round(x, 2) for m, x in percentiles_ms(v).items()}, "n": len(v)}

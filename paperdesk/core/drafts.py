@@ -148,6 +148,17 @@ class Drafts:
         rows = self.store.query("SELECT revision, redo_limit FROM drafts WHERE id = ?", (draft_id,))
         return bool(rows) and 1 <= rows[0][0] + step <= rows[0][1]
 
+    def rewrite(self, draft_id: int, number: int, text: str, status: str) -> Revision:
+        """Replace a revision's text and status in place: a summary's revision grows section by section."""
+        _check_status(status)
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE draft_revisions SET text = ?, status = ? WHERE draft_id = ? AND revision = ?",
+                         (text, status, draft_id, number))
+        revision = self.revision(draft_id, number)
+        if revision is None:
+            raise PaperdeskError(f"draft {draft_id} has no revision {number}")
+        return revision
+
     def set_status(self, draft_id: int, number: int, status: str) -> None:
         _check_status(status)
         with self.store.transaction() as conn:

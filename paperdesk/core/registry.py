@@ -207,7 +207,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                             "reopens a stored one)", readonly=True),
     CommandSpec("revise", Arg.QUERY, "revise <feedback>", "propose a plan revision from your feedback, shown as a diff",
                 (Rule(("draft-plan",)),), "plans:revise",
-                enable_hint="revise changes a plan under review: mode plan, then research <query>"),
+                enable_hint="revise changes a plan under review: mode plan, then research <query>", delegable=True),
     CommandSpec("accept", Arg.NONE, "accept", "the pending plan revision becomes the plan",
                 (Rule(("draft-plan",), guards=(REVISION_PENDING,)),), "plans:accept",
                 enable_hint="accept takes a proposed plan revision: mode plan, research <query>, revise <feedback>"),

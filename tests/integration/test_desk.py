@@ -251,3 +251,19 @@ def test_dialogue_shows_an_empty_dialogue_until_the_dispatcher_exists(make_desk)
     from paperdesk.text_views import render
 
     assert render(outcome.view).startswith("(no dialogue yet")
+
+
+def test_summary_shows_the_saved_summary_never_an_unsaved_draft(make_desk, library, citesee_pdf):
+    paper = library.add_pdf(citesee_pdf).paper
+    library.close()
+    desk = make_desk()
+    assert desk.run("list").ok and desk.state == "select-view"
+    desk.store.add_revision(paper.id, "## Problem\nA draft nobody saved.")
+    refused = desk.run("summary 1")
+    assert refused.status == "error" and refused.view is None
+    assert f"{paper.id} has no saved summary (its draft, revision 1, was never saved)" in refused.message
+    desk.store.add_revision(paper.id, "## Problem\nThe saved one.", status="final")
+    desk.store.add_revision(paper.id, "## Problem\nA later draft, not saved.")
+    shown = desk.run("summary 1")
+    assert shown.ok and shown.view.revision == 2 and "The saved one." in shown.view.text
+    assert "(revision 2, final)" in shown.message

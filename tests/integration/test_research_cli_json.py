@@ -76,3 +76,18 @@ def test_research_json_has_the_documented_keys_and_resume_takes_the_newest_unfin
     assert resumed["run_id"] == data["run_id"] and "actions" not in resumed
     assert [s["status"] for s in resumed["steps"][:2]] == [COMPLETED, COMPLETED]
     assert [(s["id"], s["seconds"]) for s in resumed["steps"]] == [(s["id"], s["seconds"]) for s in data["steps"]]
+
+
+def test_resume_keeps_the_mode_the_run_was_started_in(cli, library, capsys):
+    code, data, err = run_json(capsys, QUESTION, "--json", "--mode", "reader")
+    assert code == 0, err
+    assert "actions" not in data  # reader: the report with its citations only
+    tracker = Tracker.for_library(library)
+    try:
+        assert tracker.run(data["run_id"]).mode == "reader"  # stored with the run
+        tracker.set_run_status(data["run_id"], "CANCELLED")  # what a cancel during the synthesis leaves
+    finally:
+        tracker.close()
+    code, resumed, err = run_json(capsys, "--resume", "--json")  # no --mode: the run's own, not the default agent
+    assert code == 0, err
+    assert resumed["run_id"] == data["run_id"] and "actions" not in resumed

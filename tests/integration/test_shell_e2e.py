@@ -129,15 +129,32 @@ def test_a_refused_command_fails_the_script_unless_keep_going(shell_env):
     assert kept.returncode == 1 and "state: initial" in kept.stdout
 
 
-@pytest.mark.parametrize("kill_when", ["[summary revision 1", "## Problem"])
-def test_resume_after_kill_9_in_draft_summary(shell_env, kill_when):
+STORED_AT_KILL = {
+    "[summary revision 1": "draft: summary (revision 1)",  # finished
+    "## Problem": "draft: summary (no revision yet)",  # no section finished yet
+    "## Method": "draft: summary (revision 1, interrupted)",  # the finished problem section is kept
+}
+
+
+@pytest.mark.parametrize("kill_when", list(STORED_AT_KILL))
+def test_resume_after_kill_9_in_draft_summary(shell_env, kill_when, tmp_home):
+    if kill_when == "## Problem":  # a long first section: the kill lands before it is finished (and stored)
+        shell_env["PAPERDESK_SUMMARY_SECTION_TOKENS"] = "400"
     live = LiveShell(shell_env)
-    live.send("find expository writing")
-    live.send("summarize 1")
+    live.send("find expository writing\nsummarize 1")
     live.wait_for(kill_when)
     live.proc.send_signal(signal.SIGKILL)
     live.proc.wait(30)
-    stored = "draft: summary (revision 1)" if kill_when.startswith("[summary") else "draft: summary (no revision yet)"
+    shell_env["PAPERDESK_SUMMARY_SECTION_TOKENS"] = "16"
+    stored = STORED_AT_KILL[kill_when]
+    if kill_when == "## Method":
+        from paperdesk.core.store import Store
+
+        store = Store(tmp_home / "library.sqlite")
+        kept = store.current_revision("2304.02623v1")
+        store.close()
+        assert kept.status == "interrupted" and "## Problem\n" in kept.text and "## Method" not in kept.text
+        assert len(kept.text.split("## Problem\n", 1)[1].strip()) > 20  # the section's sentences, not a heading
     result = shell(shell_env, "status\nimprove mention the design\nsave\nstatus\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -161,3 +178,70 @@ def test_ctrl_c_cancels_the_generation_and_the_shell_goes_on(shell_env):
     assert live.proc.wait(60) == 0
     assert "^C: cancelling" in live.seen
     assert "draft: summary (revision 1, interrupted)" in live.seen
+
+
+def test_a_line_typed_during_work_answers_beside_it_or_interrupts_it(shell_env):
+    """Through a pipe, as a user typing while the summary is written: a read-only line is answered and the
+    summary goes on; a message that needs the desk stops it (the partial summary is kept) and then runs."""
+    shell_env["PAPERDESK_SUMMARY_SECTION_TOKENS"] = "400"
+    shell_env["PAPERDESK_SUMMARY_MAP_TOKENS"] = "400"
+    live = LiveShell(shell_env)
+    live.send("find expository writing\nsummarize 1")  # typed ahead: summarize runs after find, in order
+    live.wait_for("## Problem\n")
+    live.send("history")  # read-only: answered beside the summary, which goes on
+    live.wait_for("> history\n")
+    live.wait_for("[select-new] find expository writing  -> ok")
+    live.send("the summary should mention the interviews")
+    live.wait_for("[interrupting the running summary for: -> improve the summary should mention the interviews")
+    live.wait_for("kept as interrupted")
+    live.wait_for("-> improve the summary should mention the interviews")  # then the message runs
+    live.send("status")  # beside the improve: the interrupted summary is the draft it works on
+    live.wait_for("dialogue:")
+    live.proc.kill()
+    live.proc.wait(30)
+    out = live.seen
+    assert out.index("> history") < out.index("> the summary should mention") < out.index("[interrupting")
+    assert out.count("[summarize: select-new -> draft-summary]") == 1  # the summary was never restarted
+    assert "draft: summary (revision 1, interrupted)" in out
+
+
+def test_at_a_terminal_a_message_typed_during_the_summary_interrupts_it(shell_env, library):
+    """The interactive shell on a pseudo-terminal: readline's prompt when idle, and while the summary is
+    written the line typed (echoed by the terminal) is answered beside it or stops it."""
+    import pty
+    import select
+
+    library.add_pdf(PAPERS / "2302.07302v1.pdf")
+    library.close()
+    shell_env.update({"PAPERDESK_SUMMARY_SECTION_TOKENS": "400", "PAPERDESK_SUMMARY_MAP_TOKENS": "400",
+                      "TERM": "dumb"})
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "paperdesk", "shell"], env=shell_env, stdin=slave, stdout=slave,
+                            stderr=slave, close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def wait_for(text: str, timeout: float = 240) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + timeout
+        while text.encode() not in seen:
+            assert time.monotonic() < deadline, f"{text!r} never appeared:\n{seen.decode(errors='replace')}"
+            if select.select([master], [], [], 0.2)[0]:
+                seen += os.read(master, 4096)
+
+    try:
+        wait_for("paperdesk (initial)> ")
+        os.write(master, b"list\n")
+        wait_for("paperdesk (select-view)> ")
+        os.write(master, b"summarize 1\n")
+        wait_for("## Problem")
+        os.write(master, b"history\n")  # read-only: answered, the summary goes on
+        wait_for("[select-view] list  -> ok")
+        os.write(master, b"the summary should mention the interviews\n")
+        wait_for("[interrupting the running summary for: -> improve the summary should mention the interviews")
+        wait_for("kept as interrupted")
+        wait_for("-> improve the summary should mention the interviews")
+    finally:
+        proc.kill()
+        proc.wait(30)
+        os.close(master)

@@ -47,3 +47,28 @@ def test_cancelled_summary_is_kept_as_interrupted(library, backend):
         paper.id, on_token=on_token, cancel=token)
     assert result.cancelled and result.revision.status == "interrupted"
     assert result.text.startswith("# ") and "## Limitations" not in result.text
+
+
+def test_each_finished_section_is_stored_as_it_ends(library):
+    """Orchestration only, so FakeLLM (a stand-in, NOT a model): when the second section starts, the first is
+    already stored as an interrupted revision, which a kill -9 would leave; at the end that revision is the
+    finished draft, not a second one."""
+    from fake_llm import FakeLLM
+
+    paper = library.add_pdf(PAPERS / "2304.02623v1.pdf").paper
+    stored_at = {}
+
+    def on_token(text):
+        if text.startswith("\n## ") or text.startswith("## "):
+            current = library.store.current_revision(paper.id)
+            stored_at[text.strip()] = (current.revision, current.status, current.text) if current else None
+
+    result = Summarizer(library.store, FakeLLM(), section_tokens=20, map_tokens=10).summarize(paper.id,
+                                                                                            on_token=on_token)
+    headings = [f"## {heading}" for _key, heading in SECTIONS]
+    assert stored_at[headings[0]] is None  # nothing finished yet: nothing stored
+    revision, status, text = stored_at[headings[1]]
+    assert (revision, status) == (1, "interrupted") and headings[0] in text and headings[1] not in text
+    assert headings[2] in stored_at[headings[3]][2] and headings[3] not in stored_at[headings[3]][2]
+    assert [(r.revision, r.status) for r in library.store.revisions(paper.id)] == [(1, "draft")]
+    assert result.revision.text == result.text

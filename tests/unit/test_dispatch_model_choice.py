@@ -65,3 +65,29 @@ def test_a_pick_outside_the_candidates_is_ignored():
     llm = FakeLLM('{"intent": "abandon"}')
     d = Dispatcher(ToyEncoder(), backend=llm, exemplars=EXEMPLARS).decide("the figure part", draft())
     assert d.stage != "model" and d.command != "abandon"
+
+
+class VagueEncoder:
+    """"undo" -> e0, "something" -> e1, anything else a hair nearer "something" (vague) than "undo"."""
+
+    def encode(self, texts):
+        out = []
+        for text in texts:
+            v = np.zeros(4, dtype=np.float32)
+            if "undo" in text:
+                v[0] = 1
+            elif "something" in text:
+                v[1] = 1
+            else:
+                v[0], v[1] = 0.70, 0.714
+                v /= np.linalg.norm(v)
+            out.append(v)
+        return np.stack(out)
+
+
+def test_the_model_never_turns_a_vague_message_into_a_command():
+    llm = FakeLLM('{"intent": "undo"}')
+    exemplars = [("undo that", "undo"), ("undo it", "undo"), ("something", "vague"), ("something else", "vague")]
+    d = Dispatcher(VagueEncoder(), backend=llm, exemplars=exemplars).decide("um, from before", draft())
+    assert d.action == "clarify" and d.command is None, d.reason
+    assert llm.requests == []  # too vague to act on: the question, not a guess among commands

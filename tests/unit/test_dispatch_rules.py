@@ -209,3 +209,23 @@ def test_without_an_embedding_model_rules_still_route_and_the_rest_says_why():
     assert answer.action == "answer"
     vague = d.decide("erm the thing with the stuff", DispatchContext())
     assert vague.action == "clarify" and "embedding model is unavailable" in vague.reason
+
+
+@pytest.mark.parametrize("state, draft_kind, message, command", [
+    ("draft-research", "report", "please add the number of papers that have full text",
+     "improve add the number of papers that have full text"),
+    ("draft-sem-search", "answer", "add how many annotators they used", "improve add how many annotators they used"),
+    ("draft-plan", None, "I mostly care about the PubMed dataset", "revise I mostly care about the PubMed dataset"),
+    ("draft-plan", None, "I'm only interested in the 2023 papers", "revise I'm only interested in the 2023 papers"),
+    ("draft-plan", None, "focus on the evaluation datasets", "revise focus on the evaluation datasets"),
+    ("draft-plan", None, "skip the arXiv search", "revise skip the arXiv search"),
+])
+def test_feedback_on_the_open_draft_or_plan_is_improve_or_revise(dispatcher, state, draft_kind, message, command):
+    ctx = DispatchContext(state=state, draft_kind=draft_kind, library=list(LIB))
+    d = dispatcher.decide(message, ctx)
+    assert (d.action, d.command) == ("delegate", command), d.reason
+
+
+def test_add_a_note_stays_a_note_with_a_draft_open(dispatcher):
+    ctx = DispatchContext(state="draft-summary", draft_kind="summary", library=list(LIB), selected=LIB[0])
+    assert dispatcher.decide("add a note that figure 2 is unclear", ctx).command == "notes figure 2 is unclear"

@@ -84,10 +84,36 @@ def test_invalid_edits_are_refused_and_change_nothing():
 
 def test_move_reorders_the_listing_and_marks_the_plan_user_edited():
     plan = two_step()
-    moved = plan_edit.move_step(plan, 2, 1)
-    assert [s.id for s in moved.steps] == [2, 1] and moved.made_by.endswith("+user")
-    assert [s.id for s in order(moved)] == [1, 2]
-    assert plan_edit.diff(plan, moved).moved == [2, 1]
+    plan.steps.insert(1, Step(3, "more", "library_search", {"query": "citation cards"}, "cards"))
+    moved = plan_edit.move_step(plan, 3, 1)
+    assert [s.id for s in moved.steps] == [3, 1, 2] and moved.made_by.endswith("+user")
+    assert [s.id for s in order(moved)] == [3, 1, 2]
+    assert plan_edit.diff(plan, moved).moved == [3, 1]
+
+
+def three_step() -> Plan:
+    """search -> list the datasets -> answer from both: step 3 depends on 1 and 2, step 2 on 1."""
+    plan = two_step()
+    plan.steps.insert(1, Step(3, "datasets", "extract_list", {"kind": "dataset", "source": "passages"}, "datasets",
+                              depends_on=[1]))
+    plan.steps[2].parameters["inputs"] = ["passages", "datasets"]
+    return plan
+
+
+@pytest.mark.parametrize("step_id, position, message", [
+    (2, 1, "step move 2 1: step 2 reads steps 1 and 3, so it cannot come before them; nothing moved"),
+    (2, 2, "step move 2 2: step 2 reads step 3, so it cannot come before it; nothing moved"),
+    (3, 1, "step move 3 1: step 3 reads step 1, so it cannot come before it"),
+    (1, 3, "step move 1 3: steps 2 and 3 read step 1's output, so step 1 cannot come after them; nothing moved"),
+    (3, 3, "step move 3 3: step 2 reads step 3's output, so step 3 cannot come after it"),
+])
+def test_a_move_that_puts_a_step_before_what_it_reads_is_refused(step_id, position, message):
+    plan = three_step()
+    before = plan.to_json()
+    with pytest.raises(PlanError) as err:
+        plan_edit.move_step(plan, step_id, position)
+    assert message in str(err.value)
+    assert plan.to_json() == before
 
 
 def test_toml_round_trip_and_bad_toml():

@@ -8,7 +8,10 @@ shown only once it is grounded in the chunks it was written from
 (section_gate.py, sentence_stream.py): page citations are placed by code,
 leaks, repeats and unsupported sentences are dropped, and a section left
 empty is written again once and else quoted from the paper. Every result is
-stored as a revision: draft when finished, interrupted when cancelled.
+stored as a revision: draft when finished, interrupted when cancelled. The
+revision is stored as soon as the first section is finished (as interrupted)
+and grows with each finished section, so a process killed mid-summary keeps
+the sections it had written.
 """
 
 from __future__ import annotations
@@ -159,8 +162,21 @@ class Summarizer:
             body = self._section(heading, prompt, "Notes on", n, emit, token, timings, start,
                                  grounder, section, stats, used, progress)
             parts.append(f"\n## {heading}\n{body}\n")
+            if not token.cancelled:  # finished: stored now, so that a kill -9 keeps it
+                keep("interrupted")
             if progress is not None:
                 progress(Progress("reduce", n, len(SECTIONS), "sections"))
+
+        kept: list[SummaryRevision] = []  # the revision the finished sections are stored in, as they finish
+
+        def keep(status: str) -> tuple[Any, SummaryRevision]:
+            checked = check_citations("".join(parts), paper.page_count, supported)
+            draft_id = self.store.drafts.summary_of(paper_id)
+            if kept and draft_id is not None:
+                kept[0] = self.store.drafts.rewrite(draft_id, kept[0].revision, checked.text, status)
+            else:
+                kept[:] = [self.store.add_revision(paper_id, checked.text, status)]
+            return checked, kept[0]
 
         # The problem comes from the opening excerpt alone, so the first words stream within seconds.
         opening = excerpts[0] if excerpts else None
@@ -190,9 +206,7 @@ class Summarizer:
         timings["reduce_s"] = time.perf_counter() - reduce_start
         timings["total_s"] = time.perf_counter() - start
 
-        checked = check_citations("".join(parts), paper.page_count, supported)
-        status = "interrupted" if token.cancelled else "draft"
-        revision = self.store.add_revision(paper_id, checked.text, status)
+        checked, revision = keep("interrupted" if token.cancelled else "draft")
         citations = [self._citation(page, excerpts) for page in dict.fromkeys(checked.kept)]
         stats.removed += len(checked.removed)
         return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings, stats)

@@ -105,7 +105,9 @@ class Dispatcher:
                                    "commands, page moves and questions are understood", 0.3)
         intent, confidence = self._intent(text, ctx, scores)
         reason = f"nearest example: '{scores.nearest}'"
-        if confidence < MODEL_BELOW and self.backend is not None:
+        # The model picks among intents for an ambiguous message; it never turns words too vague to act on
+        # ("um, that thing from before") into a command: those get the question.
+        if confidence < MODEL_BELOW and self.backend is not None and intent != "vague":
             choice = self._ask_model(text, ctx, scores)
             if choice is not None:
                 intent, confidence, reason = choice, max(confidence, 0.55), f"model chose {choice} among the top intents"
@@ -149,7 +151,8 @@ class Dispatcher:
                     adjusted[intent] += 0.1
             if intent in ("summary", "open") and ctx.results_kind == "find":
                 adjusted[intent] -= 0.08  # find results are not in the library yet: summarize is the move
-            if intent in ("improve", "save", "abandon", "undo", "redo") and not ctx.draft_kind:
+            if intent in ("improve", "save", "abandon", "undo", "redo") and not ctx.draft_kind \
+                    and not (intent == "improve" and ctx.state == "draft-plan"):  # plan feedback: revise
                 adjusted[intent] -= 0.12
             if intent == "abandon" and ctx.state != "draft-summary":
                 adjusted[intent] -= 0.05

@@ -105,6 +105,9 @@ def _notes(message: str, ctx: DispatchContext, confidence: float, reason: str) -
 
 
 def _improve(message: str, ctx: DispatchContext, confidence: float, reason: str) -> Decision:
+    if ctx.state == "draft-plan":  # feedback on a plan under review proposes a plan revision
+        return Decision("delegate", f"revise {slots.feedback(message)}", None, confidence,
+                        reason or "feedback on the plan under review")
     return Decision("delegate", f"improve {slots.feedback(message)}", None, confidence,
                     reason or "feedback on the current draft")
 

@@ -31,7 +31,12 @@ _NOTE_START = re.compile(r"^(?:add|make|write|put|take|leave|jot|note|notes|reme
 _IMPROVE_START = re.compile(r"^(?:make (?:it|the \w+|this)|shorten|lengthen|rewrite|rephrase|reword|expand|simplify|"
                             r"condense|tighten|trim|add more|give more|more detail|less|focus (?:more )?on|mention|"
                             r"include|remove the|drop the|cut|use (?:bullet|a table|simpler|plain)|be more|"
-                            r"put more|emphasi[sz]e|explain (?:the|it) (?:better|more))\b", re.I)
+                            r"put more|emphasi[sz]e|explain (?:the|it) (?:better|more)|add an? (?!notes?\b)|"
+                            r"add (?:the|some|how|what|which|why|when|where|who|its|their|details?|info))\b", re.I)
+# In draft-plan a statement of what matters is feedback on the plan: "I mostly care about the PubMed dataset".
+_PLAN_FEEDBACK = re.compile(r"^(?:i(?:'m| am)?\s+(?:\w+ly\s+)?(?:care|interested|want|need|prefer|only want)\b|"
+                            r"(?:what )?i (?:\w+ly )?care about\b|(?:mostly|mainly|only|just|rather) (?:about|on|the)\b|"
+                            r"(?:leave out|skip|without|don'?t|do not|instead)\b)", re.I)
 
 
 _REQUEST = re.compile(r"^(?:(?:please|ok|so|now)\s+)*(?:can|could|would|will) you(?: please)?\s+", re.I)
@@ -222,6 +227,8 @@ def cue(message: str, ctx: DispatchContext) -> Decision | None:
     if (_FIND_START.match(text) or _FIND_CUE.search(text)) and slots.find_query(message) \
             and not _LIBRARY.search(text) and not re.match(r"^(?:what|which|how|why)\b", text, re.I):
         return intents.build("find", message, ctx, 0.92, "asks for papers on a topic (arXiv)", "rule")
+    if ctx.state == "draft-plan" and (_IMPROVE_START.match(text) or _PLAN_FEEDBACK.match(text)):
+        return intents.build("improve", message, ctx, 0.9, "feedback on the plan under review", "rule")
     if ctx.draft_kind and _IMPROVE_START.match(text):
         return intents.build("improve", message, ctx, 0.9, f"an instruction about the {ctx.draft_kind} draft", "rule")
     keep = _KEEP_DRAFT.match(text)

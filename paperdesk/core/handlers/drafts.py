@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING
 
 from paperdesk.core.agents import answer as answers
@@ -141,13 +143,22 @@ def save(desk: "Desk", command: Command) -> Outcome:
     return Outcome(command.raw, "ok", f"saved as report #{report.id} {report.title!r}", desk.draft_view())
 
 
+_THE_DRAFT = re.compile(r"^(?:it|this|that|(?:this|the|that|my) (?:answer|report|draft|one|result))"
+                        r"(?:\s+(?:please|now))?(?:\s+(?P<how>as|named|called|titled)\s+(?P<name>.+))?[.!]*$", re.I)
+
+
 def report_name(text: str) -> str | None:
-    """The name `save [name]` gives a report; `save as NAME` (and named / called NAME) is how people say it."""
+    """The name `save [name]` gives a report; `save as NAME` (and named / called NAME) is how people say it,
+    and so is `save this answer as NAME`; `save this answer` alone gives the default name."""
     name = text.strip()
     first, _, rest = name.partition(" ")
     if first.lower() in ("as", "named", "called") and rest.strip():
         name = rest.strip()
-    return name.strip("\"'“”") or None
+    else:
+        said = _THE_DRAFT.match(name)
+        if said is not None:
+            name = said.group("name") or ""
+    return name.strip(" .!\"'“”") or None
 
 
 def undo(desk: "Desk", command: Command) -> Outcome:

@@ -10,7 +10,7 @@ from paperdesk.core.commands import Command
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.session import DraftRef, ResultItem
 from paperdesk.core.states import VIEWERS
-from paperdesk.core.views import DraftView, NotesView, Outcome
+from paperdesk.core.views import NotesView, Outcome
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
@@ -149,10 +149,3 @@ def abandon_question(desk: "Desk") -> str:
     extra = (" and remove the paper from the library (this summarize or add put it there)"
              if draft is not None and draft.added_paper else "; the paper stays in the library")
     return f"Abandon {what}{extra}?"
-
-
-def summary_view(desk: "Desk", paper: "Paper") -> DraftView:
-    current = desk.store.current_revision(paper.id)
-    if current is None:
-        raise PaperdeskError(f"{paper.id} has no summary yet; list, then summarize <n> writes one")
-    return DraftView("summary", paper.title, current.text, current.revision, current.status, paper_id=paper.id)

@@ -48,7 +48,8 @@ def _execute(desk: "Desk", command: Command, query: str, progress: "_Progress", 
              run_id: int | None) -> "ResearchResult":
     r = researcher(desk)
     if run_id is not None:
-        progress.plan = r.tracker.run(run_id).plan
+        row = r.tracker.run(run_id)
+        progress.plan, progress.mode = row.plan, row.mode or progress.mode  # a resumed run keeps its mode
         result = r.resume(run_id, progress, desk.cancel_token, _dialogue(desk))
     else:
         plan_s = None
@@ -58,7 +59,7 @@ def _execute(desk: "Desk", command: Command, query: str, progress: "_Progress", 
             plan_s = time.perf_counter() - started
         progress.plan = plan
         desk.emit(PlanUpdated(plan_view(desk, plan), f"running {len(plan.steps)} step(s)"))
-        result = r.run(plan, progress, desk.cancel_token, _dialogue(desk))
+        result = r.run(plan, progress, desk.cancel_token, _dialogue(desk), mode=progress.mode)
         if plan_s is not None:
             result.timings["plan_s"] = plan_s
     return result
@@ -69,6 +70,7 @@ class _Progress:
 
     def __init__(self, desk: "Desk", query: str) -> None:
         self.desk, self.query = desk, query
+        self.mode = desk.session.mode  # the research mode the run goes by: the session's, or a resumed run's own
         self.plan: Plan | None = None
         self.statuses: dict[int, tuple[str, float | None, str]] = {}
         self.on_token: Any = None
@@ -136,7 +138,7 @@ def _finish(desk: "Desk", command: Command, result: "ResearchResult", progress: 
         note += f"; unanswered: {'; '.join(result.unanswered)}"
     if result.fallback:
         note += "; the one-round pipeline wrote it (see the report's note)"
-    if s.mode == "agent":
+    if progress.mode == "agent":
         note += _act(desk, result)
     return Outcome(command.raw, "ok", note, desk.draft_view())
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paperdesk.core.commands import Command, CommandError
-from paperdesk.core.handlers.new_paper import summary_view
+from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.session import ResultItem
-from paperdesk.core.views import PER_PAGE, Outcome, PageView
+from paperdesk.core.views import PER_PAGE, DraftView, Outcome, PageView
 
 if TYPE_CHECKING:
     from paperdesk.core.desk import Desk
@@ -43,8 +43,15 @@ def list_papers(desk: "Desk", command: Command) -> Outcome:
 
 
 def summary(desk: "Desk", command: Command) -> Outcome:
+    """The paper's saved summary (its newest revision marked final): a draft nobody saved is not shown."""
     paper = desk.library_paper(command)
-    view = summary_view(desk, paper)
+    saved = [r for r in desk.store.revisions(paper.id) if r.status == "final"]
+    if not saved:
+        draft = desk.store.current_revision(paper.id)
+        unsaved = f" (its draft, revision {draft.revision}, was never saved)" if draft is not None else ""
+        raise PaperdeskError(f"{paper.id} has no saved summary{unsaved}; summarize <n> writes one, save keeps it")
+    current = max(saved, key=lambda r: r.revision)
+    view = DraftView("summary", paper.title, current.text, current.revision, current.status, paper_id=paper.id)
     return Outcome(command.raw, "ok", f"{paper.id}: summary {view.label.split(' ', 1)[1]}", view)
 
 

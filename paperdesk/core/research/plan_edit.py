@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperdesk.core.research.plan import (
-    EDITABLE, TOOLS, Plan, PlanError, Step, _as_list, validate,
+    EDITABLE, TOOLS, Plan, PlanError, Step, _as_list, implied_deps, validate,
 )
 
 _DIFF_FIELDS = ("description", "tool", "parameters", "output_key", "depends_on", "iterate_over")
@@ -178,7 +178,29 @@ def move_step(plan: Plan, step_id: int, position: int, **limits: Any) -> Plan:
         raise PlanError(f"position {position} is outside 1-{len(new.steps)}")
     new.steps.remove(step)
     new.steps.insert(position - 1, step)
+    _keep_inputs_first(new, step_id, position)
     return _checked(new, **limits)
+
+
+def _keep_inputs_first(plan: Plan, step_id: int, position: int) -> None:
+    """A step is never shown before a step it reads (depends_on, inputs, source, iterate_over): the listing
+    is the order the plan reads in, so a move that breaks it is refused, saying which steps are in the way."""
+    place = {s.id: i for i, s in enumerate(plan.steps)}
+    step = plan.step(step_id)
+    inputs = sorted(d for d in implied_deps(plan, step) if place.get(d, -1) > place[step_id])
+    if inputs:
+        raise PlanError(f"step move {step_id} {position}: step {step_id} reads {_steps(inputs)}, so it cannot come "
+                        f"before {'it' if len(inputs) == 1 else 'them'}; nothing moved (move "
+                        f"{'that step' if len(inputs) == 1 else 'those steps'} first, or edit depends_on)")
+    readers = sorted(s.id for s in plan.steps if step_id in implied_deps(plan, s) and place[s.id] < place[step_id])
+    if readers:
+        raise PlanError(f"step move {step_id} {position}: {_steps(readers)} {'reads' if len(readers) == 1 else 'read'}"
+                        f" step {step_id}'s output, so step {step_id} cannot come after "
+                        f"{'it' if len(readers) == 1 else 'them'}; nothing moved")
+
+
+def _steps(ids: list[int]) -> str:
+    return f"step {ids[0]}" if len(ids) == 1 else "steps " + ", ".join(map(str, ids[:-1])) + f" and {ids[-1]}"
 
 
 # -- TOML, for `plan edit` in $EDITOR ----------------------------------------------------

@@ -113,10 +113,11 @@ class Researcher:
         return result
 
     def run(self, plan: Plan, on_event: EventSink | None = None, cancel: CancelToken | None = None,
-            dialogue: str = "") -> ResearchResult:
-        """Validate, record a new run, execute, check, synthesize. CancelledError leaves it resumable."""
+            dialogue: str = "", mode: str = "") -> ResearchResult:
+        """Validate, record a new run (with the face's research mode, which its resume keeps), execute, check,
+        synthesize. CancelledError leaves it resumable."""
         self.validate(plan)
-        run_id = self.tracker.new_run(plan)
+        run_id = self.tracker.new_run(plan, mode)
         return self._drive(run_id, plan, on_event, cancel, dialogue)
 
     def resume(self, run_id: int, on_event: EventSink | None = None, cancel: CancelToken | None = None,

@@ -55,6 +55,15 @@ CREATE TABLE research_steps (
 WHOLE = -1  # the iteration number of a step that does not iterate
 
 
+def _mode(plan_json: str) -> str:
+    """The research mode a run was started in, stored with its plan ("" for runs stored before modes were)."""
+    try:
+        data = json.loads(plan_json)
+    except (TypeError, ValueError):
+        return ""
+    return str(data.get("mode") or "") if isinstance(data, dict) else ""
+
+
 @dataclass
 class TaskRow:
     run_id: int
@@ -82,6 +91,7 @@ class RunRow:
     error: str | None
     timings: dict[str, float]
     created: float
+    mode: str = ""  # agent or reader: what the run was started as ("" for runs stored before modes were)
 
 
 class Tracker:
@@ -111,11 +121,13 @@ class Tracker:
 
     # -- runs ----------------------------------------------------------------------------
 
-    def new_run(self, plan: Plan) -> int:
+    def new_run(self, plan: Plan, mode: str = "") -> int:
+        """A new IN_PROGRESS run; `mode` (agent, reader) is kept beside the plan, for its resume."""
         now = time.time()
+        stored = {**plan.to_json(), **({"mode": mode} if mode else {})}
         cur = self._write("INSERT INTO research_runs (query, plan, status, made_by, created, updated) "
                           "VALUES (?, ?, ?, ?, ?, ?)",
-                          (plan.query, json.dumps(plan.to_json()), IN_PROGRESS, plan.made_by, now, now))
+                          (plan.query, json.dumps(stored), IN_PROGRESS, plan.made_by, now, now))
         return int(cur.lastrowid)
 
     def finish_run(self, run_id: int, status: str, report: str | None, timings: dict[str, float],
@@ -134,7 +146,7 @@ class Tracker:
         if row is None:
             raise PaperdeskError(f"there is no research run {run_id}; `paperdesk research --runs` lists them")
         return RunRow(row[0], row[1], Plan.from_json(row[2]), row[3], row[4], row[5], bool(row[6]), row[7],
-                      json.loads(row[8] or "{}"), row[9])
+                      json.loads(row[8] or "{}"), row[9], _mode(row[2]))
 
     def runs(self, limit: int = 20) -> list[RunRow]:
         with self._lock:
