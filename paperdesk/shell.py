@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from paperdesk.core.config import Settings
 from paperdesk.console import ProgressLine, clean_line
@@ -30,6 +30,7 @@ from paperdesk.core.views import (
     TokenStreamed,
 )
 from paperdesk.shell_live import Next, ShellInput, own_stream, run_with_input
+from paperdesk.shell_outcomes import ask_yes, declined, failed_outcome
 from paperdesk.shell_plan_edit import edit_in_editor, is_plan_edit
 from paperdesk.text_views import render
 
@@ -133,14 +134,6 @@ def run_cancellable(desk: Desk, line: str, printer: ShellPrinter) -> Outcome:
     return run_with_input(desk, line, printer, None)[0]
 
 
-def _failed(line: str, exc: Exception) -> Outcome:
-    from paperdesk.core.diskspace import is_disk_full
-
-    if is_disk_full(exc):
-        return Outcome(line, "error", f"the disk is full ({exc}): free some space and try again")
-    return Outcome(line, "error", f"internal error: {type(exc).__name__}: {exc}; the shell goes on")
-
-
 def _say_unsaved_notes(desk: Desk, err: TextIO) -> None:
     """Notes a full disk kept from being written, printed at quit so that they are not lost."""
     for paper_id, text in desk.unsaved_notes.items():
@@ -196,7 +189,7 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
             printer.notice(note)
     failed = False
     shell_input = ShellInput(stdin, interactive)
-    ask = _yes if interactive else None
+    ask = ask_yes if interactive else None
     typed: Next | None = None  # a line typed during the last command that stopped it: it runs now
     try:
         while True:
@@ -216,7 +209,7 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
                 if not interactive:
                     printer.echo(line)
             if interactive and not asked:
-                kept = _declined(desk, line)  # typed abandon and remove ask first, as the TUI does
+                kept = declined(desk, line)  # typed abandon and remove ask first, as the TUI does
                 if kept:
                     printer.notice(kept)
                     continue
@@ -224,12 +217,12 @@ def run_shell(settings: Settings, keep_going: bool = False, stdin: TextIO | None
                 try:
                     outcome = edit_in_editor(desk, line)
                 except Exception as exc:  # noqa: BLE001 - the shell outlives any command
-                    outcome = _failed(line, exc)
+                    outcome = failed_outcome(line, exc)
             else:
                 outcome, typed = run_with_input(desk, line, printer, shell_input, ask)
             printer.outcome(outcome)
             if outcome.confirm and interactive and typed is None:  # free text that would discard work: y/N
-                outcome = run_cancellable(desk, "ask yes" if _yes(outcome.confirm) else "ask no", printer)
+                outcome = run_cancellable(desk, "ask yes" if ask_yes(outcome.confirm) else "ask no", printer)
                 printer.outcome(outcome)
             if outcome.status in ("refused", "error") or printer.beside_failed:
                 failed, printer.beside_failed = True, False
@@ -258,32 +251,6 @@ def _close_quietly(stream: TextIO) -> None:
         stream.close()
     except OSError:  # a reader that went away (`| head`): nothing more to say
         pass
-
-
-def _declined(desk: Desk, line: str, ask: "Callable[[str], bool] | None" = None) -> str | None:
-    """None to go ahead; else what was kept, when the user says no to an abandon that would discard a draft or
-    to a remove (a script's lines run as written)."""
-    from paperdesk.core.commands import CommandError, parse
-    from paperdesk.core.dispatch.confirm import question
-
-    try:
-        command = parse(line)
-    except CommandError:
-        return None
-    if command.name not in ("abandon", "remove") or desk.workflow.refusal(command.name) is not None:
-        return None
-    kept = "abandon: nothing discarded; the draft is kept" if command.name == "abandon" else "nothing removed"
-    return None if (ask or _yes)(question(desk, line)) else kept
-
-
-def _yes(question: str) -> bool:
-    """The y/N prompt every question that discards something gets (typed, or the desk's for free text)."""
-    try:
-        answer = input(f"{question} [y/N] ")
-    except (EOFError, KeyboardInterrupt):
-        print()
-        answer = ""
-    return answer.strip().lower() in ("y", "yes")
 
 
 def _read(shell_input: ShellInput, desk: Desk) -> str | None:

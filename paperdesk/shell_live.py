@@ -138,9 +138,9 @@ def run_with_input(desk: "Desk", line: str, printer: Any, shell_input: ShellInpu
         try:
             box.append(desk.run(line))
         except Exception as exc:  # noqa: BLE001 - the shell outlives any command (a full disk, a bug)
-            from paperdesk.shell import _failed
+            from paperdesk.shell_outcomes import failed_outcome
 
-            box.append(_failed(line, exc))
+            box.append(failed_outcome(line, exc))
         finally:
             done.set()
 
@@ -193,9 +193,9 @@ def _typed(desk: "Desk", raw: str, printer: Any, ask: Callable[[str], bool] | No
         printer.outcome(desk.answer_now(line), beside=True)
         return None
     if ask is not None and name in ("abandon", "remove"):
-        from paperdesk.shell import _declined
+        from paperdesk.shell_outcomes import declined
 
-        kept = _declined(desk, line, ask)
+        kept = declined(desk, line, ask)
         if kept:
             printer.notice(kept)
             return None

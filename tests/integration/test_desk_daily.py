@@ -11,7 +11,7 @@ import pytest
 
 from conftest import PAPERS
 from fake_llm import FakeLLM
-from paperdesk import shell
+from paperdesk import shell, shell_outcomes
 from paperdesk.core.desk import Desk
 from paperdesk.core.library import Library
 from paperdesk.core.views import HelpView, NotesView, StatusView
@@ -132,12 +132,12 @@ def test_the_interactive_shell_asks_before_abandon(make_desk, monkeypatch):
     desk = make_desk()
     assert desk.run(f"add {PAPERS / '2304.02623v1.pdf'}").ok
     monkeypatch.setattr("builtins.input", lambda prompt: "n")
-    assert shell._declined(desk, "abandon") == "abandon: nothing discarded; the draft is kept"
+    assert shell_outcomes.declined(desk, "abandon") == "abandon: nothing discarded; the draft is kept"
     asked = []
     monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or "y")
-    assert shell._declined(desk, "abandon") is None
+    assert shell_outcomes.declined(desk, "abandon") is None
     assert "remove the paper from the library" in asked[0] and asked[0].endswith("[y/N] ")
-    assert shell._declined(desk, "status") is None and len(asked) == 1  # only abandon and remove ask
+    assert shell_outcomes.declined(desk, "status") is None and len(asked) == 1  # only abandon and remove ask
 
 
 def test_the_shell_takes_a_leading_colon_and_close(make_desk):
