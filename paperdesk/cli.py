@@ -198,7 +198,7 @@ def _run(argv: list[str] | None, extensions: dict[str, Extension]) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:
-        from paperdesk.core.diskspace import is_disk_full
+        from paperdesk.core.db.diskspace import is_disk_full
         from paperdesk.core.errors import damaged_database
 
         damaged = damaged_database(exc)

@@ -7,7 +7,7 @@ from typing import Any
 
 from paperdesk.cli_common import print_json
 from paperdesk.core.config import KEYS, Settings, config_path
-from paperdesk.core.redact import redact_text
+from paperdesk.core.text.redact import redact_text
 
 _SECRET = {key.name for key in KEYS if key.secret}
 

@@ -10,7 +10,7 @@ from paperdesk.cli_common import UsageError, print_json
 from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion import Discussion, DiscussionResult, Event
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 from paperdesk.core.memory import Graph, MemoryGraph
 
 

@@ -46,7 +46,7 @@ def _library(settings: Settings):
 
 def _write(out: Path | None, default: Any, text: str) -> Path | None:
     """The export to `out` (a default name when None); None when it went to stdout (`--out -`)."""
-    from paperdesk.core.library_export import is_stdout, write_export
+    from paperdesk.core.library.export import is_stdout, write_export
 
     if is_stdout(out):
         sys.stdout.write(text)
@@ -56,7 +56,7 @@ def _write(out: Path | None, default: Any, text: str) -> Path | None:
 
 
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
-    from paperdesk.core.library_export import bibtex_for, default_path, is_stdout, markdown_for, summary_markdown
+    from paperdesk.core.library.export import bibtex_for, default_path, is_stdout, markdown_for, summary_markdown
 
     if args.json and is_stdout(args.out):
         raise UsageError("export: --json and --out - both write to stdout; give --out a file name, or drop --json")
@@ -79,7 +79,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
                       summary_markdown(paper, current.text))
         what = f"the summary of {paper.id}"
     elif args.what[:1] == ["report"] and len(args.what) <= 2:
-        from paperdesk.core.desk_store import DeskStore
+        from paperdesk.core.db.desk_store import DeskStore
 
         reports = DeskStore(store).reports()
         if len(args.what) == 2:
@@ -104,7 +104,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.core.cancel import CancelToken
-    from paperdesk.core.library_import import import_entries, read_bib
+    from paperdesk.core.library.importer import import_entries, read_bib
     from paperdesk.core.sources.arxiv import ArxivClient
 
     library = _library(settings)
@@ -122,7 +122,7 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _tagging(args: argparse.Namespace, settings: Settings, add: bool) -> int:
-    from paperdesk.core.paper_meta import clean_tag
+    from paperdesk.core.db.paper_meta import clean_tag
 
     library = _library(settings)
     paper = library.get(args.id)

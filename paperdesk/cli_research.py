@@ -68,7 +68,7 @@ def cmd_research(args: argparse.Namespace, settings: Settings) -> int:
     if not question and args.resume is None and not args.runs:
         raise UsageError("research: give a question, --resume RUN or --runs "
                          "(--resume alone: the newest unfinished run)")
-    from paperdesk.core.library import Library  # heavy (numpy, tantivy): only when the verb runs
+    from paperdesk.core.library.library import Library  # heavy (numpy, tantivy): only when the verb runs
     from paperdesk.core.research import Researcher, load_backends
 
     library = Library(settings)

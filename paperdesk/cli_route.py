@@ -32,7 +32,7 @@ def _dispatcher(settings: Settings, use_model: bool):
 
 def _context(settings: Settings):
     from paperdesk.core.dispatch.session_context import from_store
-    from paperdesk.core.store import Store
+    from paperdesk.core.db.store import Store
 
     settings.home.mkdir(mode=0o700, parents=True, exist_ok=True)
     store = Store(settings.home / "library.sqlite")

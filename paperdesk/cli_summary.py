@@ -10,16 +10,16 @@ from paperdesk.cli_common import print_json
 from paperdesk.core.config import Settings
 from paperdesk.core.agents.summarizer import Summarizer
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 from paperdesk.core.llm.factory import make_backend
 from paperdesk.core.sources.arxiv import ArxivClient
-from paperdesk.core.store import Paper, SummaryRevision
+from paperdesk.core.db.store import Paper, SummaryRevision
 
 
 def _paper(library: Library, ref: str, settings: Settings) -> Paper:
     """A library paper, adding a local file or an arXiv paper first when needed."""
     if Path(ref).is_file():  # as `add` does: a file named like an arXiv id is that paper
-        from paperdesk.core.paper_sources import add_source, file_source
+        from paperdesk.core.commands.paper_sources import add_source, file_source
 
         client = None if settings["offline"] else ArxivClient.from_settings(settings)
         return add_source(library, file_source(Path(ref)), client).paper
@@ -117,7 +117,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.core.agents.answer import answer
 
     from paperdesk.cli_common import UsageError
-    from paperdesk.core.library import MAX_K
+    from paperdesk.core.library.library import MAX_K
 
     if not 1 <= args.k <= MAX_K:
         raise UsageError(f"ask: --k must be between 1 and {MAX_K}")

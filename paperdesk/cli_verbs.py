@@ -11,8 +11,8 @@ from paperdesk.console import ProgressLine, authors as _authors, date as _date
 from paperdesk.core.config import Settings
 from paperdesk.core.errors import InvalidIdError, PaperdeskError, PdfError
 from paperdesk.core.ids import looks_like_arxiv
-from paperdesk.core.library import MAX_K, Library
-from paperdesk.core.paper_sources import add_source, file_source
+from paperdesk.core.library.library import MAX_K, Library
+from paperdesk.core.commands.paper_sources import add_source, file_source
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
 
 
@@ -152,7 +152,7 @@ def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
 
 def _list_filter(args: argparse.Namespace):
     """The list's filter from its options, or None when it lists everything in added order."""
-    from paperdesk.core.list_options import parse_list_options
+    from paperdesk.core.commands.list_options import parse_list_options
 
     parts = [*args.words]
     for name in ("tag", "author", "year"):

@@ -13,8 +13,8 @@ import sys
 
 from paperdesk.cli_common import print_json
 from paperdesk.core.config import Settings
-from paperdesk.core.health import PROBLEM, Check, run_checks
-from paperdesk.core.redact import redact_text, redact_values
+from paperdesk.core.library.health import PROBLEM, Check, run_checks
+from paperdesk.core.text.redact import redact_text, redact_values
 
 _MARK = {"ok": "ok", "skipped": "skipped", PROBLEM: "PROBLEM"}
 
@@ -48,8 +48,8 @@ def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_rebuild(args: argparse.Namespace, settings: Settings) -> int:
-    """`paperdesk doctor --rebuild`: a new catalogue from the library's PDFs (core/library_rebuild.py)."""
-    from paperdesk.core.library_rebuild import rebuild_library
+    """`paperdesk doctor --rebuild`: a new catalogue from the library's PDFs (core/library/rebuild.py)."""
+    from paperdesk.core.library.rebuild import rebuild_library
     from paperdesk.core.sources.arxiv import ArxivClient
 
     arxiv = None if settings["offline"] else (lambda: ArxivClient.from_settings(settings))
@@ -69,7 +69,7 @@ def cmd_rebuild(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_reindex(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.console import ProgressLine
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     library = Library(settings)
     progress = None if args.json else ProgressLine()

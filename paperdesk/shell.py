@@ -16,10 +16,10 @@ from typing import Any, TextIO
 
 from paperdesk.core.config import Settings
 from paperdesk.console import ProgressLine, clean_line
-from paperdesk.core.commands import command_names
-from paperdesk.core.desk import Desk
+from paperdesk.core.commands.parse import command_names
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
-from paperdesk.core.views import (
+from paperdesk.core.commands.views import (
     CommandStarted,
     DiscussionProgress,
     DraftView,

@@ -26,11 +26,11 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, TextIO
 
 from paperdesk.console import clean_line
-from paperdesk.core.commands import canonical_name
-from paperdesk.core.views import Outcome
+from paperdesk.core.commands.parse import canonical_name
+from paperdesk.core.commands.views import Outcome
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 NOTHING = ""  # poll: no whole line typed yet (None is the end of the input)
 

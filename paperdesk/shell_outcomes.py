@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from paperdesk.core.views import Outcome
+from paperdesk.core.commands.views import Outcome
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 
 def failed_outcome(line: str, exc: Exception) -> Outcome:
-    from paperdesk.core.diskspace import is_disk_full
+    from paperdesk.core.db.diskspace import is_disk_full
 
     if is_disk_full(exc):
         return Outcome(line, "error", f"the disk is full ({exc}): free some space and try again")
@@ -22,7 +22,7 @@ def failed_outcome(line: str, exc: Exception) -> Outcome:
 def declined(desk: Desk, line: str, ask: "Callable[[str], bool] | None" = None) -> str | None:
     """None to go ahead; else what was kept, when the user says no to an abandon that would discard a draft or
     to a remove (a script's lines run as written)."""
-    from paperdesk.core.commands import CommandError, parse
+    from paperdesk.core.commands.parse import CommandError, parse
     from paperdesk.core.dispatch.confirm import question
 
     try:

@@ -13,9 +13,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from paperdesk.core.commands import Command
-from paperdesk.core.desk import Desk
-from paperdesk.core.views import Outcome, PlanView
+from paperdesk.core.commands.parse import Command
+from paperdesk.core.desk.desk import Desk
+from paperdesk.core.commands.views import Outcome, PlanView
 
 
 def is_plan_edit(line: str) -> bool:

@@ -6,7 +6,7 @@ arrive; `render_memory` is the text face of `MemoryView`.
 
 from __future__ import annotations
 
-from paperdesk.core.views import DiscussionProgress, MemoryView
+from paperdesk.core.commands.views import DiscussionProgress, MemoryView
 
 
 def discussion_text(event: DiscussionProgress) -> str:

@@ -6,8 +6,8 @@ from datetime import datetime
 from typing import Any, Callable
 
 from paperdesk.console import authors
-from paperdesk.core.passages import locate_passage
-from paperdesk.core.views import (
+from paperdesk.core.text.passages import locate_passage
+from paperdesk.core.commands.views import (
     DialogueView,
     DraftView,
     HelpView,

@@ -87,7 +87,7 @@ def settings(tmp_home: Path):
 
 @pytest.fixture
 def library(settings, embedder):
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     lib = Library(settings, embedder=embedder)
     yield lib
@@ -102,7 +102,7 @@ def library_of(tmp_path_factory, arxiv_server, embedder):
     import shutil
     import sqlite3
 
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from settings_for import NO_MODEL, settings_for
 
     made: dict = {}
@@ -236,7 +236,7 @@ def backend(request):
 def workbench(request, tmp_home, arxiv, embedder):
     """make(model=True, **env) -> a PaperDeskApp over a Desk; with model=True it generates with the real
     default GGUF (loaded once), with model=False no model is loaded (and none can be)."""
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.tui.app import PaperDeskApp
     from settings_for import NO_MODEL, SHORT_OUTPUTS, settings_for
 

@@ -14,7 +14,7 @@ from settings_for import settings_for
 
 def indexed_home(tmp_path_factory, embedder, pdf: Path, name: str) -> Path:  # type: ignore[no-untyped-def]
     """A PAPERDESK_HOME whose library holds `pdf` (indexing needs no model: the stand-in is never asked)."""
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
     home = tmp_path_factory.mktemp(name) / "home"
     desk = Desk(settings_for(home), backend=FakeLLM(), embedder=embedder)

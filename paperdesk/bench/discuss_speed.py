@@ -22,7 +22,7 @@ from paperdesk.bench.common import emit, note, timed
 from paperdesk.core.config import Settings
 from paperdesk.core.discussion import Discussion, Event
 from paperdesk.core.discussion.teacher import ANY_CITE, sentences
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 from paperdesk.core.memory import MemoryGraph
 
 DEFAULT_PAPER = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "papers" / "2302.07302v1.pdf"

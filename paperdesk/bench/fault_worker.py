@@ -28,7 +28,7 @@ def _say(text: str) -> None:
 
 def _child(op: str, seed: int, sources: list[Path], embedder) -> None:
     from paperdesk.core.config import load_settings
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     settings = load_settings()
     library = Library(settings, embedder=embedder)
@@ -67,7 +67,7 @@ def _child(op: str, seed: int, sources: list[Path], embedder) -> None:
             Summarizer(library.store, backend, section_tokens=12, map_tokens=12).summarize(paper.id)
             _say(f"wrote {paper.id}")
         else:
-            from paperdesk.core.desk import Desk
+            from paperdesk.core.desk.desk import Desk
 
             desk = Desk(settings, library=library, backend=backend)
             outcome = desk.run("research how do readers use citations")

@@ -113,7 +113,7 @@ def run_all(root: Path, embedder, kills: int, seed: int, classes: set[str] | Non
     if want("export"):
         tally = Tally("export to a symlink / device")
         settings = home_settings("export")
-        from paperdesk.core.library import Library
+        from paperdesk.core.library.library import Library
 
         library = Library(settings, embedder=embedder)
         try:

@@ -34,10 +34,10 @@ TUI_TRIALS = [("summary", "throw it away"), ("summary", "scrap that sentence"), 
 
 def _setup(settings: Settings, embedder: Any, pdf: Path, kind: str) -> None:
     """Put the stored session (and the library) in the trial's state; the Desk opened next resumes it."""
-    from paperdesk.core.desk_store import DeskStore
-    from paperdesk.core.library import Library
+    from paperdesk.core.db.desk_store import DeskStore
+    from paperdesk.core.library.library import Library
     from paperdesk.core.research.rules import rule_plan
-    from paperdesk.core.session import DraftRef, Session, ResultItem
+    from paperdesk.core.commands.session import DraftRef, Session, ResultItem
 
     lib = Library(settings, embedder=embedder)
     try:
@@ -80,7 +80,7 @@ def _problems(before: tuple, after: tuple, asked: bool, what: str) -> tuple[list
 
 def desk_trials(settings: Settings, embedder: Any, pdf: Path, tally: Tally) -> None:
     """The Desk API (what every face drives): message, then no; then, from the same state again, yes."""
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
     for kind, message in TRIALS:
         _setup(settings, embedder, pdf, kind)
@@ -101,7 +101,7 @@ def desk_trials(settings: Settings, embedder: Any, pdf: Path, tally: Tally) -> N
 
 def _yes_runs_it(settings: Settings, embedder: Any, pdf: Path, kind: str, message: str) -> list[str]:
     """A yes runs the decision that was asked about, through the guards like a typed command."""
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
     _setup(settings, embedder, pdf, kind)
     desk = Desk(settings, embedder=embedder)
@@ -119,7 +119,7 @@ def _yes_runs_it(settings: Settings, embedder: Any, pdf: Path, kind: str, messag
 
 def shell_trials(settings: Settings, embedder: Any, pdf: Path, tally: Tally) -> None:
     """`paperdesk shell < script`: the message, then `no` on the next line."""
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.shell import run_shell
 
     for kind, message in TRIALS:
@@ -138,7 +138,7 @@ def shell_trials(settings: Settings, embedder: Any, pdf: Path, tally: Tally) -> 
 
 def tui_trials(settings: Settings, embedder: Any, pdf: Path, tally: Tally) -> None:
     """The TUI's command line: type the message, Enter; the y/n dialog gets n."""
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.tui.app import PaperDeskApp
     from paperdesk.tui.screens.confirm import ConfirmScreen
 

@@ -42,7 +42,7 @@ class Tally:
 
 def check_home(settings: Settings, embedder, expected: set[str]) -> tuple[list[str], set[str], set[str]]:
     """Open the library as a new process would; (problems, lost paper ids, present paper ids)."""
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     try:
         library = Library(settings, embedder=embedder)

@@ -32,7 +32,7 @@ def _digest(path: Path) -> str:
 
 def build_base(home: Path, embedder, pdfs: list[Path]) -> dict[str, str]:
     """A library of `pdfs`; paper id -> sha256 of its PDF."""
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     library = Library(_settings(home), embedder=embedder)
     try:
@@ -50,7 +50,7 @@ def _pdf_losses(home: Path, papers: dict[str, str]) -> set[str]:
 def rebuild_trials(root: Path, embedder, pdfs: list[Path], rng: random.Random, tally_cut: Tally,
                    tally_empty: Tally, cuts: int = 4) -> None:
     """Truncate the catalogue at `cuts` seeded sizes, and empty it once; doctor --rebuild each time."""
-    from paperdesk.core.health import check_sqlite
+    from paperdesk.core.library.health import check_sqlite
 
     base = root / "rebuild-base"
     papers = build_base(base, embedder, pdfs)

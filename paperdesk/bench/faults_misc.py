@@ -85,8 +85,8 @@ def _fill(directory: Path, leave: int) -> Path:
 def tmpfs_disk_full_trials(root: Path, settings: Settings, embedder, sources: list[Path], tally: Tally,
                            leave_kb: tuple[int, ...] = (40, 300, 700, 1100, 1600, 2400)) -> None:
     """Add a paper to a library on a nearly full tmpfs, with more room each time; check after each."""
-    from paperdesk.core.diskspace import DiskFullError
-    from paperdesk.core.library import Library
+    from paperdesk.core.db.diskspace import DiskFullError
+    from paperdesk.core.library.library import Library
 
     with small_disk(root / "disk", 16) as disk:
         home = disk / "home"
@@ -119,10 +119,10 @@ def tmpfs_disk_full_trials(root: Path, settings: Settings, embedder, sources: li
 
 def injected_disk_full_trials(settings: Settings, embedder, source: Path, tally: Tally) -> None:
     """ENOSPC raised at each write stage of an add (copy, SQLite, keyword index, vector cache)."""
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
     from paperdesk.core.search.keyword import KeywordIndex
     from paperdesk.core.search.vectors import VectorIndex
-    from paperdesk.core.store import Store
+    from paperdesk.core.db.store import Store
 
     def enospc(*_a, **_k):
         raise OSError(errno.ENOSPC, "No space left on device")

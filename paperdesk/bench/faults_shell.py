@@ -52,8 +52,8 @@ class FullDisk:
     @classmethod
     @contextlib.contextmanager
     def make(cls, root: Path, embedder, pdf: Path) -> Iterator["FullDisk"]:
-        from paperdesk.core.library import Library
-        from paperdesk.core.owned_db import OwnedDb
+        from paperdesk.core.library.library import Library
+        from paperdesk.core.db.owned_db import OwnedDb
 
         disk = _mount(root / "disk") if can_mount_tmpfs() else None
         home = (disk or root) / "home"
@@ -174,8 +174,8 @@ def _reading_while_full(disk: FullDisk) -> tuple[list[str], int]:
 
 
 def _pane_notes_at_close(disk: FullDisk) -> tuple[list[str], int]:
-    from paperdesk.core.desk import Desk
-    from paperdesk.core.notes_keeper import NotesNotSaved
+    from paperdesk.core.desk.desk import Desk
+    from paperdesk.core.desk.notes_keeper import NotesNotSaved
 
     desk = Desk(disk.settings, embedder=disk.embedder)
     disk.fill()

@@ -42,7 +42,7 @@ def tui_full_disk_trials(root: Path, embedder, pdf: Path, tally: Tally) -> None:
 
 def workbench(disk: FullDisk) -> Any:
     """The TUI over a Desk of the full-disk library (no model is loaded)."""
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.tui.app import PaperDeskApp
 
     return PaperDeskApp(disk.settings, desk=Desk(disk.settings, embedder=disk.embedder), warm_up=False,
@@ -92,7 +92,7 @@ async def notes_on_a_full_disk(pilot: Any, disk: FullDisk) -> tuple[list[str], s
 
 
 async def status_answers(pilot: Any) -> list[str]:
-    from paperdesk.core.views import CommandFinished
+    from paperdesk.core.commands.views import CommandFinished
 
     app = pilot.app
     seen: list[Any] = []

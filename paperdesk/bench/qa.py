@@ -147,7 +147,7 @@ def _library_key(pdfs: list[Path]) -> str:
 
 def library_home(settings: Settings, pdfs: list[Path]) -> tuple[Path, dict[str, str]]:
     """A data dir holding `pdfs`, built once per content; and file name -> paper id."""
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "paperdesk" / "bench-qa"
     home = cache / _library_key(pdfs)
@@ -179,7 +179,7 @@ def ask_json(library: Any, backend: Any, settings: Settings, question: str) -> d
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
     from paperdesk.core.llm.factory import make_backend
 
     questions = load_questions(args.questions)

@@ -20,7 +20,7 @@ from paperdesk.bench.common import emit, note
 from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import CancelledError
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 from paperdesk.core.research import Researcher, Tracker, load_backends
 from paperdesk.core.research.rules import rule_plan
 

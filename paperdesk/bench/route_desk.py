@@ -34,7 +34,7 @@ def _papers_dir() -> Path:
 def measure(embedder: Any, rounds: int = 8) -> tuple[dict[str, Any], list[str]]:
     """{"message": {p50_ms, p95_ms, n}, "typed": {...}, "per_message": ..., "ratio_p50"} and printed lines."""
     from paperdesk.core.config import load_settings
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
     pdfs = [_papers_dir() / name for name in PAPERS]
     if not all(p.is_file() for p in pdfs):

@@ -16,7 +16,7 @@ from paperdesk.bench.common import emit, note
 from paperdesk.core.config import Settings
 from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.summarizer import Summarizer
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 from paperdesk.core.llm.factory import make_backend
 
 

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Footer, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from paperdesk.core.config import Settings
-from paperdesk.core.registry import COMMANDS, enter_command
+from paperdesk.core.commands.registry import COMMANDS, enter_command
 from paperdesk.tui import startup_probe
 from paperdesk.tui.command_gate import abandon_question, asks_first, reader_page
 from paperdesk.tui.command_line import CommandLine
@@ -49,8 +49,8 @@ from paperdesk.tui.talk import BesideDone, Decided, TalkController, message_of
 from paperdesk.tui.theme_choice import ThemeCommands, ThemeKeeper, choose_theme
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
-    from paperdesk.core.preload import ModelPreload
+    from paperdesk.core.desk.desk import Desk
+    from paperdesk.core.desk.preload import ModelPreload
 
 
 LIBRARY_SYNC_SECONDS = 2.0  # how often the app looks for papers other processes added (one SQLite pragma)
@@ -136,7 +136,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
 
     def _start_preload(self) -> None:
         try:
-            from paperdesk.core.preload import ModelPreload
+            from paperdesk.core.desk.preload import ModelPreload
 
             self._preload = ModelPreload(self.settings)
         except Exception:  # noqa: BLE001 - the Desk then makes its own parts and reports any error itself
@@ -146,7 +146,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
         """The first screen is up; only now start the heavy imports (they would compete for the GIL)."""
         startup_probe.mark("first_paint")
         if self._warm_up and self._given_desk is None:
-            # The models load while the library opens (core/preload.py): llama.cpp and ONNX Runtime load
+            # The models load while the library opens (core/desk/preload.py): llama.cpp and ONNX Runtime load
             # outside the GIL, so "models ready" comes close to the slowest load, not the sum of everything.
             self._preloading = threading.Thread(target=self._start_preload, name="paperdesk-preload", daemon=True)
             self._preloading.start()
@@ -168,7 +168,7 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
 
     @work(thread=True, group="startup", exit_on_error=False)
     def open_desk(self) -> None:
-        from paperdesk.core.desk import Desk
+        from paperdesk.core.desk.desk import Desk
         from paperdesk.core.errors import PaperdeskError
 
         try:

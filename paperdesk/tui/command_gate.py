@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paperdesk.core.commands import CommandError, parse
+from paperdesk.core.commands.parse import CommandError, parse
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 __all__ = ["abandon_question", "asks_first", "reader_page"]
 

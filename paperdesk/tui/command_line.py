@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
-from paperdesk.core.registry import paper_commands
+from paperdesk.core.commands.registry import paper_commands
 
 Candidates = Callable[[], tuple[Iterable[str], Iterable[str], Iterable[str]]]
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 
 @dataclass

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Iterator
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from paperdesk.core.commands import Command, Ref
-from paperdesk.core.registry import SPECS, paper_commands
+from paperdesk.core.commands.parse import Command, Ref
+from paperdesk.core.commands.registry import SPECS, paper_commands
 
 if TYPE_CHECKING:
     from paperdesk.tui.app import PaperDeskApp

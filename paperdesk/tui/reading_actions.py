@@ -48,7 +48,7 @@ class ReadingActions:
 
     def asks_first(self: "PaperDeskApp", line: str) -> bool:
         """For a command that deletes something, ask first (the command runs on yes); True when it asked."""
-        from paperdesk.core.commands import CommandError, parse
+        from paperdesk.core.commands.parse import CommandError, parse
         from paperdesk.tui.screens.confirm import ConfirmScreen
 
         try:

@@ -16,8 +16,8 @@ from paperdesk.tui.panes.report import ReportsPane
 from paperdesk.tui.panes.results import ResultsPane
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
-    from paperdesk.core.views import Outcome
+    from paperdesk.core.desk.desk import Desk
+    from paperdesk.core.commands.views import Outcome
     from paperdesk.tui.app import PaperDeskApp
 
 TOKEN_REFRESH = 8  # update the status bar's token count every this many tokens
@@ -56,7 +56,7 @@ class OutcomeRouter:
     # -- events ----------------------------------------------------------------------------------
 
     def event(self, event: Any) -> None:
-        from paperdesk.core import views
+        from paperdesk.core.commands import views
         from paperdesk.core.dispatch.talk import Understood  # the dispatcher loads after the first paint
 
         app = self.app
@@ -104,7 +104,7 @@ class OutcomeRouter:
                                         + (" · interrupting the running work" if event.interrupting else ""))
 
     def results(self, view: Any) -> None:
-        from paperdesk.core.registry import enter_command
+        from paperdesk.core.commands.registry import enter_command
 
         desk = self.app.desk
         natural = (enter_command(desk.state) if desk else None) or ""
@@ -161,7 +161,7 @@ class OutcomeRouter:
 
     def views(self) -> dict[type, Callable[[Any], None]]:
         """One way to show each view of views.VIEWS; a test checks that none is missing."""
-        from paperdesk.core import views
+        from paperdesk.core.commands import views
 
         return {
             views.ResultsView: self.results,
@@ -184,7 +184,7 @@ class OutcomeRouter:
         self._pane(PlanPane).show(view)
         self._tab("tab-plan")
         if view.toml:  # plan edit: the plan as TOML in an editable text area
-            from paperdesk.core.commands import Command
+            from paperdesk.core.commands.parse import Command
             from paperdesk.tui.screens.plan_edit import PlanEditScreen
 
             def edited(text: str | None) -> None:

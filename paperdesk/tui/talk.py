@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from paperdesk.core.commands import canonical_name
+from paperdesk.core.commands.parse import canonical_name
 
 if TYPE_CHECKING:
     from paperdesk.core.dispatch.types import Decision
-    from paperdesk.core.views import Outcome
+    from paperdesk.core.commands.views import Outcome
     from paperdesk.tui.app import PaperDeskApp
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from conftest import PAPERS
 from paperdesk.core.errors import LibraryBusyError, PdfError, StoreError
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 
 pytestmark = pytest.mark.slow
 
@@ -134,7 +134,7 @@ def test_defect3_a_pending_add_is_rolled_back_not_finished(settings, embedder):
 
 # 4. Killed downloads left hidden partial files; no size cap; no total deadline.
 def test_defect4_stale_partial_downloads_are_cleaned_at_start(settings, embedder):
-    from paperdesk.core.library_repair import PARTIAL_AGE
+    from paperdesk.core.library.repair import PARTIAL_AGE
 
     lib = Library(settings, embedder=embedder)
     stale = lib.papers_dir / ".2302.07302v1.download.tmp.0123456789ab.part"

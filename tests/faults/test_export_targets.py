@@ -15,7 +15,7 @@ import pytest
 
 from conftest import PAPERS
 from paperdesk.core.errors import InvalidArgumentError
-from paperdesk.core.library_export import write_export
+from paperdesk.core.library.export import write_export
 
 NEW = "@misc{new2024,\n  title = {New}\n}\n"
 
@@ -154,7 +154,7 @@ def test_cli_refuses_a_fifo_and_writes_through_a_symlink(one_paper, tmp_path, ca
 
 @pytest.mark.slow
 def test_desk_out_dash_shows_the_export_instead_of_writing_a_file(one_paper, library, settings, embedder, tmp_path):
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
     desk = Desk(settings, embedder=embedder)
     try:

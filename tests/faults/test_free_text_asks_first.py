@@ -12,7 +12,7 @@ import pytest
 
 from conftest import PAPERS
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
 from paperdesk.core.research import Backends
 from settings_for import settings_for

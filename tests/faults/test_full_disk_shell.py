@@ -12,7 +12,7 @@ import pytest
 
 from conftest import PAPERS
 from paperdesk.bench.faults_shell import PANE_TEXT, FullDisk, ScriptInput
-from paperdesk.core.notes_keeper import NotesNotSaved
+from paperdesk.core.desk.notes_keeper import NotesNotSaved
 
 PAPER = PAPERS / "2302.07302v1.pdf"
 
@@ -55,7 +55,7 @@ def test_shell_quit_on_a_still_full_disk_prints_the_unsaved_notes(full_disk):
 
 def test_editor_notes_on_a_full_disk_are_written_at_close(full_disk):
     """The TUI's Notes pane saves through Desk.save_notes; ctrl+q closes the desk after space is freed."""
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
     desk = Desk(full_disk.settings, embedder=full_disk.embedder)
     paper = desk.store.list_papers()[0].id
@@ -70,7 +70,7 @@ def test_editor_notes_on_a_full_disk_are_written_at_close(full_disk):
 
 
 def test_a_crash_log_that_cannot_be_written_does_not_fail_the_command(settings, embedder, monkeypatch):
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.core.handlers import HANDLERS
 
     def broken(desk, command):
@@ -90,7 +90,7 @@ def test_a_crash_log_that_cannot_be_written_does_not_fail_the_command(settings, 
 
 def test_shell_survives_a_command_that_raises(settings, embedder, monkeypatch):
     """Even an error outside the command's guard (here: saving the session) is one line, and the shell goes on."""
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.shell import run_shell
 
     desk = Desk(settings, embedder=embedder)

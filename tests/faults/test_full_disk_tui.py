@@ -13,7 +13,7 @@ import pytest
 
 from conftest import PAPERS
 from paperdesk.bench.faults_shell import PANE_TEXT, FullDisk
-from paperdesk.core.views import CommandFinished
+from paperdesk.core.commands.views import CommandFinished
 from paperdesk.tui.panes import notes as notes_module
 from paperdesk.tui.panes.notes import NotesPane
 from tui_helpers import desk_events, settle, type_commands
@@ -29,7 +29,7 @@ def full_disk(tmp_path, embedder):
 
 
 def _app(disk: FullDisk):
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.tui.app import PaperDeskApp
 
     return PaperDeskApp(disk.settings, desk=Desk(disk.settings, embedder=disk.embedder), warm_up=False)

@@ -112,14 +112,14 @@ def test_a_closed_pipe_on_stdout_ends_quietly(tmp_home, argv):
 
 
 def test_unbalanced_quote_in_pdf_viewer_is_a_clear_refusal(tmp_path):
-    from paperdesk.core.external import ViewerError, plan_viewer
+    from paperdesk.core.library.external import ViewerError, plan_viewer
 
     with pytest.raises(ViewerError, match="reader.pdf_viewer .* quotes"):
         plan_viewer(tmp_path / "x.pdf", 2, 'zathura "--page={page} {file}')
 
 
 def test_huge_page_in_a_command_is_refused():
-    from paperdesk.core.commands import CommandError, parse
+    from paperdesk.core.commands.parse import CommandError, parse
 
     with pytest.raises(CommandError, match="too large"):
         parse("open 1 " + HUGE)

@@ -19,7 +19,7 @@ from conftest import PAPERS
 from paperdesk.cli import main
 from paperdesk.core.config import load_settings
 from paperdesk.core.errors import StoreError
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 
 pytestmark = pytest.mark.slow
 
@@ -73,7 +73,7 @@ def test_the_cli_says_where_the_pdfs_went(settings, embedder, capsys):
 
 @pytest.mark.parametrize("damage", ["truncated", "zero-byte"])
 def test_doctor_finds_a_lost_catalogue_and_rebuild_brings_every_paper_back(settings, embedder, capsys, damage):
-    from paperdesk.core.health import check_sqlite
+    from paperdesk.core.library.health import check_sqlite
 
     papers = _build(settings, embedder)
     db = settings.home / "library.sqlite"
@@ -138,7 +138,7 @@ def test_rebuild_on_a_sound_catalogue_only_adds_back_unlisted_pdfs(settings, emb
 
 
 def test_doctor_reports_a_paper_whose_pdf_is_missing_and_rebuild_puts_it_back(settings, embedder, capsys):
-    from paperdesk.core.health import check_pdfs
+    from paperdesk.core.library.health import check_pdfs
 
     papers = _build(settings, embedder)
     assert check_pdfs(settings).status == "ok"
@@ -218,7 +218,7 @@ def test_library_files_are_private_to_their_owner(settings, embedder):
 
 @pytest.mark.parametrize("verb", [["ask", "what is this"], ["discuss", "x"], ["research", "what is this"]])
 def test_a_full_disk_at_open_says_free_space_not_move_the_file_aside(tmp_home, monkeypatch, capsys, verb):
-    import paperdesk.core.owned_db as owned_db
+    import paperdesk.core.db.owned_db as owned_db
 
     def full(_path):
         raise sqlite3.OperationalError("database or disk is full")

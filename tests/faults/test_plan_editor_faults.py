@@ -10,7 +10,7 @@ import pytest
 
 from fake_llm import FakeLLM
 from library_homes import copy_home, indexed_home
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.research import Backends
 from paperdesk.shell import run_shell
 from settings_for import settings_for

@@ -17,7 +17,7 @@ def _clean(text: str) -> None:
 
 
 def test_userinfo_and_secret_query_parameters_are_masked_and_the_rest_kept():
-    from paperdesk.core.redact import redact_text, redact_url
+    from paperdesk.core.text.redact import redact_text, redact_url
 
     url = "http://alice:sk-USERINFO@127.0.0.1:18555/v1?model=x&api_key=sk-QUERY&apiKey=k&X-Amz-Signature=sig-VALUE&n=2"
     shown = redact_url(url)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from paperdesk.core.config import load_settings
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 
 
 def main() -> None:

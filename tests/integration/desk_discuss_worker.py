@@ -12,8 +12,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fake_llm import FakeLLM  # noqa: E402
 
 from paperdesk.core.config import load_settings  # noqa: E402
-from paperdesk.core.desk import Desk  # noqa: E402
-from paperdesk.core.views import DiscussionProgress  # noqa: E402
+from paperdesk.core.desk.desk import Desk  # noqa: E402
+from paperdesk.core.commands.views import DiscussionProgress  # noqa: E402
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from fake_llm import FakeLLM  # noqa: E402
 
 from paperdesk.core.config import load_settings  # noqa: E402
 from paperdesk.core.discussion import Discussion  # noqa: E402
-from paperdesk.core.library import Library  # noqa: E402
+from paperdesk.core.library.library import Library  # noqa: E402
 from paperdesk.core.memory import MemoryGraph  # noqa: E402
 
 

@@ -11,7 +11,7 @@ import re
 import pymupdf
 import pytest
 
-from paperdesk.core.passages import locate_passage
+from paperdesk.core.text.passages import locate_passage
 from paperdesk.core.research.agent_actions import cited_page, found_in_pdf, passage_on_page
 
 pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture paper

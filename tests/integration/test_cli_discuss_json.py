@@ -30,7 +30,7 @@ def cli_library(tmp_home, embedder, monkeypatch):
     import paperdesk.cli_discuss as cli_discuss
     import paperdesk.core.llm.factory as factory
     from paperdesk.core.config import load_settings
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     library = Library(load_settings(), embedder=embedder)
     paper = library.add_pdf(PAPERS / "2304.02623v1.pdf").paper

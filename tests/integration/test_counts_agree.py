@@ -10,7 +10,7 @@ import pytest
 from conftest import PAPERS
 from fake_llm import FakeLLM
 from paperdesk.core.agents.quality import cited_share_line
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.tui.status_bar import token_activity
 from settings_for import settings_for
 

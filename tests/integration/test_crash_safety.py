@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import PAPERS
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 
 pytestmark = pytest.mark.slow
 WRITER = Path(__file__).with_name("crash_writer.py")

@@ -9,10 +9,10 @@ import threading
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.handlers import HANDLERS
 from settings_for import settings_for
-from paperdesk.core.views import (
+from paperdesk.core.commands.views import (
     GenerationStarted,
     ProgressUpdated,
     ResultsChanged,

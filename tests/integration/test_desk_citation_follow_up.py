@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from settings_for import SHORT_OUTPUTS, settings_for
 
 pytestmark = pytest.mark.slow

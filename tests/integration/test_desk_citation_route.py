@@ -8,7 +8,7 @@ because what is checked is which passages the answer is written from (orchestrat
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
 from settings_for import settings_for
 

@@ -12,9 +12,9 @@ import pytest
 from conftest import PAPERS
 from fake_llm import FakeLLM
 from paperdesk import shell, shell_outcomes
-from paperdesk.core.desk import Desk
-from paperdesk.core.library import Library
-from paperdesk.core.views import HelpView, NotesView, StatusView
+from paperdesk.core.desk.desk import Desk
+from paperdesk.core.library.library import Library
+from paperdesk.core.commands.views import HelpView, NotesView, StatusView
 from settings_for import settings_for
 
 pytestmark = pytest.mark.slow

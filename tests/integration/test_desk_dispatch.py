@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
 from paperdesk.core.research import Backends, Researcher
 from settings_for import settings_for

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from settings_for import settings_for
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ FakeLLM because this is pure orchestration (which prompts carry the "User dialog
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
 from paperdesk.core.handlers.plans import tracker
 from paperdesk.core.research import Backends

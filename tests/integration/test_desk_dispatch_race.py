@@ -12,9 +12,9 @@ import threading
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
-from paperdesk.core.views import CommandStarted
+from paperdesk.core.commands.views import CommandStarted
 from settings_for import settings_for
 
 pytestmark = pytest.mark.slow

@@ -10,10 +10,10 @@ import time
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
 from paperdesk.core.handlers.plans import tracker
-from paperdesk.core.views import CommandStarted
+from paperdesk.core.commands.views import CommandStarted
 from settings_for import settings_for
 
 pytestmark = pytest.mark.slow

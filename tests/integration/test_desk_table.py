@@ -14,7 +14,7 @@ import pytest
 
 from conftest import PAPERS
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.shell import run_shell
 from settings_for import settings_for
 from paperdesk.core.research import Backends

@@ -35,7 +35,7 @@ def home(tmp_path_factory) -> Path:
 def library(home, embedder):
     """One library for the module: ingesting the paper once keeps these tests short."""
     from paperdesk.core.config import load_settings
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     settings = load_settings(environ={"PAPERDESK_HOME": str(home)}, path=home / "absent.toml")
     lib = Library(settings, embedder=embedder)

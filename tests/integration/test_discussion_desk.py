@@ -14,9 +14,9 @@ import pytest
 
 from conftest import PAPERS
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.discussion import DiscussionStore
-from paperdesk.core.views import DiscussionProgress, MemoryView, StateChanged
+from paperdesk.core.commands.views import DiscussionProgress, MemoryView, StateChanged
 from settings_for import settings_for
 
 pytestmark = pytest.mark.slow  # the real embedder

@@ -13,10 +13,10 @@ import pytest
 
 from conftest import PAPERS
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.discussion import DiscussionStore
 from paperdesk.core.dispatch.talk import Understood
-from paperdesk.core.views import DiscussionProgress
+from paperdesk.core.commands.views import DiscussionProgress
 from settings_for import settings_for
 
 pytestmark = pytest.mark.slow  # the real embedder

@@ -17,7 +17,7 @@ import pytest
 
 from paperdesk.cli import main
 from paperdesk.core.config import load_settings
-from paperdesk.core.health import check_index, check_remote, check_sqlite
+from paperdesk.core.library.health import check_index, check_remote, check_sqlite
 
 pytestmark = pytest.mark.slow  # the real embedder builds the library; doctor probes the real GGUF
 
@@ -28,7 +28,7 @@ ALL_CHECKS = ["python", "packages", "llama.cpp build", "generation", "embedding"
 @pytest.fixture(scope="module")
 def built_home(tmp_path_factory, embedder, citesee_pdf) -> Path:
     """A small library (one paper, 60 chunks), built once; tests work on copies."""
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     home = tmp_path_factory.mktemp("doctor") / "home"
     settings = load_settings(environ={"PAPERDESK_HOME": str(home)}, path=home / "absent.toml")
@@ -99,7 +99,7 @@ def test_broken_indexes_are_a_problem_and_reindex_fixes_them(home, monkeypatch, 
     assert "reindexed 60 chunks of 1 paper(s)" in capsys.readouterr().out
     code, report = _doctor(capsys)
     assert code == 0 and _by_name(report)["indexes"]["status"] == "ok"
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     library = Library(load_settings())
     try:

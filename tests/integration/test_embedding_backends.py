@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paperdesk.core import reindex
-from paperdesk.core.library import Library
+from paperdesk.core.library import reindex
+from paperdesk.core.library.library import Library
 from paperdesk.core.search import onnx_export
 from paperdesk.core.search.embedder import Embedder
 

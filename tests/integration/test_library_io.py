@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from conftest import PAPERS
-from paperdesk.core import bibtex
-from paperdesk.core.desk import Desk
+from paperdesk.core.library import bibtex
+from paperdesk.core.desk.desk import Desk
 from settings_for import NO_MODEL, settings_for
 
 pytestmark = pytest.mark.slow

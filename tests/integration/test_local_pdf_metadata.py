@@ -10,8 +10,8 @@ import pytest
 
 from conftest import PAPERS
 from paperdesk.cli import main
-from paperdesk.core import bibtex
-from paperdesk.core.list_options import parse_list_options
+from paperdesk.core.library import bibtex
+from paperdesk.core.commands.list_options import parse_list_options
 
 pytestmark = pytest.mark.slow
 

@@ -94,7 +94,7 @@ def test_research_searches_add_what_memory_recalls(setup, settings):
 @pytest.mark.slow
 def test_sem_search_on_the_desk_lists_the_recalled_page_among_its_sources(tmp_home, arxiv, embedder, local_backend,
                                                                           citesee_pdf):
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from settings_for import SHORT_OUTPUTS, settings_for
 
     desk = Desk(settings_for(tmp_home, arxiv.api_url, **SHORT_OUTPUTS, PAPERDESK_ANSWER_K="1"),

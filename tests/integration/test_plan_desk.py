@@ -15,10 +15,10 @@ import threading
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.research import Backends
 from paperdesk.core.research.plan import COMPLETED, Plan
-from paperdesk.core.views import AgentActed, PlanUpdated, PlanView, ProgressUpdated
+from paperdesk.core.commands.views import AgentActed, PlanUpdated, PlanView, ProgressUpdated
 from paperdesk.shell import run_shell
 from library_homes import copy_home, indexed_home
 from settings_for import settings_for

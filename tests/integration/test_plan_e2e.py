@@ -17,11 +17,11 @@ import time
 
 import pytest
 
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.research import Backends, Tracker
 from paperdesk.core.research.plan import COMPLETED, IN_PROGRESS
 from paperdesk.core.research.tracker import WHOLE
-from paperdesk.core.views import AgentActed
+from paperdesk.core.commands.views import AgentActed
 from paperdesk.shell import run_shell
 from library_homes import copy_home, indexed_home
 from settings_for import settings_for

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.research import Backends
 from paperdesk.core.research.revise import UNDERSTANDS
 from settings_for import settings_for

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture
 def cli(library, citesee_pdf, embedder, local_backend, monkeypatch):
     """main() over a library holding the CiteSee PDF; the CLI reuses the session's embedder and writer model."""
-    import paperdesk.core.library as library_module
+    import paperdesk.core.library.library as library_module
     import paperdesk.core.research as research
 
     paper = library.add_pdf(citesee_pdf).paper

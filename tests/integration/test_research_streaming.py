@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.research import Backends
 from paperdesk.core.research.rules import rule_plan
-from paperdesk.core.views import GenerationStarted, PlanUpdated, ProgressUpdated, TokenStreamed
+from paperdesk.core.commands.views import GenerationStarted, PlanUpdated, ProgressUpdated, TokenStreamed
 from library_homes import copy_home, indexed_home
 from settings_for import settings_for
 

@@ -46,8 +46,8 @@ def test_accuracy_goals(dispatcher, path):
 
 
 def _save_session(home, session: dict) -> None:
-    from paperdesk.core.desk_store import DeskStore
-    from paperdesk.core.store import Store
+    from paperdesk.core.db.desk_store import DeskStore
+    from paperdesk.core.db.store import Store
 
     store = Store(home / "library.sqlite")
     try:

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import PAPERS
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 
 pytestmark = pytest.mark.slow
 
@@ -16,8 +16,8 @@ pytestmark = pytest.mark.slow
 def test_a_saved_research_report_leaves_list_and_find_open(library, settings, embedder):
     """list is refused while a research report is under review (its papers are the results), and works once the
     report is saved, as after a saved summary; the stored session is reopened as the app would find it."""
-    from paperdesk.core.desk_store import DeskStore
-    from paperdesk.core.session import DraftRef, ResultItem, Session
+    from paperdesk.core.db.desk_store import DeskStore
+    from paperdesk.core.commands.session import DraftRef, ResultItem, Session
 
     paper = library.add_pdf(PAPERS / "2304.02623v1.pdf").paper
     drafts = DeskStore(library.store)

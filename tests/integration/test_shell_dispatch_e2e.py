@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.shell import run_shell
 from settings_for import SHORT_OUTPUTS, settings_for
 

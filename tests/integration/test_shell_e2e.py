@@ -148,7 +148,7 @@ def test_resume_after_kill_9_in_draft_summary(shell_env, kill_when, tmp_home):
     shell_env["PAPERDESK_SUMMARY_SECTION_TOKENS"] = "16"
     stored = STORED_AT_KILL[kill_when]
     if kill_when == "## Method":
-        from paperdesk.core.store import Store
+        from paperdesk.core.db.store import Store
 
         store = Store(tmp_home / "library.sqlite")
         kept = store.current_revision("2304.02623v1")

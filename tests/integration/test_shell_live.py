@@ -15,7 +15,7 @@ import time
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.shell import run_shell
 from settings_for import settings_for
 

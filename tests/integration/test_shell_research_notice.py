@@ -9,7 +9,7 @@ import io
 
 import pytest
 
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.research import Backends, Tracker
 from paperdesk.core.research.rules import rule_plan
 from paperdesk.shell import run_shell

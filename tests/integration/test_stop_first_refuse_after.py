@@ -11,7 +11,7 @@ import pytest
 
 from conftest import PAPERS
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.types import Decision
 from settings_for import settings_for
 

@@ -23,7 +23,7 @@ FILES = sorted(PAPERS.glob("*.pdf"))
 def summaries(tmp_path_factory, embedder, local_backend):
     """{pdf name: (result, paper, chunks)}: one summary of each fixture paper, in one library."""
     from paperdesk.core.config import load_settings
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     home = tmp_path_factory.mktemp("grounding-home")
     settings = load_settings(environ={"PAPERDESK_HOME": str(home)}, path=home / "absent.toml")

@@ -17,7 +17,7 @@ WRITER = "qwen2.5-coder-1.5b"
 
 
 def test_the_qwen_writer_answers_from_the_paper(tmp_home, embedder):
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
     settings = settings_for(tmp_home, PAPERDESK_LLM_WRITER_MODEL=WRITER, PAPERDESK_LLM_N_CTX="2048")
     if catalogue.installed_path(catalogue.BY_NAME[WRITER], settings) is None:

@@ -9,9 +9,9 @@ import shutil
 import pytest
 from textual.widgets import TabbedContent
 
-from paperdesk.core.desk import Desk
-from paperdesk.core.passages import locate_passage
-from paperdesk.core.session import DraftRef, ResultItem, Session
+from paperdesk.core.desk.desk import Desk
+from paperdesk.core.text.passages import locate_passage
+from paperdesk.core.commands.session import DraftRef, ResultItem, Session
 from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.panes.reader import ReaderPane
 from settings_for import NO_MODEL, settings_for

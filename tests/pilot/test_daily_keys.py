@@ -8,9 +8,9 @@ import pytest
 from textual.widgets import Input
 
 from conftest import PAPERS
-from paperdesk.core.desk_store import DeskStore
-from paperdesk.core.session import DraftRef, Session
-from paperdesk.core.views import CommandFinished, PageView
+from paperdesk.core.db.desk_store import DeskStore
+from paperdesk.core.commands.session import DraftRef, Session
+from paperdesk.core.commands.views import CommandFinished, PageView
 from paperdesk.tui.palette import palette_entries
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.screens.confirm import ConfirmScreen

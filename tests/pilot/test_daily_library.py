@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import DataTable
 
 from conftest import PAPERS
-from paperdesk.core.views import CommandFinished, GenerationStarted
+from paperdesk.core.commands.views import CommandFinished, GenerationStarted
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.screens.confirm import ConfirmScreen

@@ -9,7 +9,7 @@ from textual.widgets import TabbedContent
 
 from conftest import PAPERS
 from paperdesk.core.discussion import DiscussionStore
-from paperdesk.core.views import CommandFinished
+from paperdesk.core.commands.views import CommandFinished
 from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.reader import ReaderPane
 from tui_helpers import desk_events, settle, type_commands

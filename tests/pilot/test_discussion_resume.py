@@ -12,7 +12,7 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion import DiscussionStore
 from paperdesk.core.discussion.loop import Discussion
 from paperdesk.core.discussion.types import Turn
-from paperdesk.core.views import DiscussionProgress
+from paperdesk.core.commands.views import DiscussionProgress
 from paperdesk.tui.panes.discussion import DiscussionPane
 from tui_helpers import settle
 

@@ -59,8 +59,8 @@ async def test_a_confident_message_runs_at_once_and_commands_still_complete(work
 
 async def test_throw_it_away_during_an_adds_summary_asks_in_the_dialog_and_only_y_discards(workbench, library):
     from conftest import PAPERS
-    from paperdesk.core.desk_store import DeskStore
-    from paperdesk.core.session import DraftRef, Session
+    from paperdesk.core.db.desk_store import DeskStore
+    from paperdesk.core.commands.session import DraftRef, Session
     from paperdesk.tui.screens.confirm import ConfirmScreen
 
     # what `add` leaves (no model here): a summary draft of the paper that add put into the library

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.slow
 
 # loaded only after the first paint: the agents, research, the dispatcher, the Desk, numpy and the models
 HEAVY = ("numpy", "llama_cpp", "onnxruntime", "tokenizers", "tantivy", "pymupdf", "torch", "sentence_transformers",
-         "paperdesk.core.agents", "paperdesk.core.research", "paperdesk.core.dispatch", "paperdesk.core.desk",
-         "paperdesk.core.handlers", "paperdesk.core.library", "paperdesk.core.search", "paperdesk.core.workflow")
+         "paperdesk.core.agents", "paperdesk.core.research", "paperdesk.core.dispatch", "paperdesk.core.desk.desk",
+         "paperdesk.core.handlers", "paperdesk.core.library.library", "paperdesk.core.search", "paperdesk.core.commands.workflow")
 
 IMPORTS = """
 import sys

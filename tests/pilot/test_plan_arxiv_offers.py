@@ -12,7 +12,7 @@ import pytest
 from paperdesk.core.research import Backends
 from paperdesk.core.research.agent_actions import arxiv_offers
 from paperdesk.core.research.plan import Plan
-from paperdesk.core.views import AgentActed, CommandFinished
+from paperdesk.core.commands.views import AgentActed, CommandFinished
 from paperdesk.tui.panes.plan import OFFER_KEY, PlanPane
 from tui_helpers import desk_events, settle, type_commands
 

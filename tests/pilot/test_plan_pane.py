@@ -11,7 +11,7 @@ from textual.widgets import TabbedContent, TextArea
 
 from conftest import PAPERS
 from paperdesk.core.research import Backends
-from paperdesk.core.views import CommandFinished, PlanUpdated
+from paperdesk.core.commands.views import CommandFinished, PlanUpdated
 from paperdesk.tui.panes.plan import PlanPane
 from paperdesk.tui.screens.plan_edit import PlanEditScreen
 from tui_helpers import desk_events, settle, type_commands

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Markdown, TabbedContent
 
-from paperdesk.core.desk import Desk
-from paperdesk.core.session import DraftRef, ResultItem, Session
+from paperdesk.core.desk.desk import Desk
+from paperdesk.core.commands.session import DraftRef, ResultItem, Session
 from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.reader import ReaderPane

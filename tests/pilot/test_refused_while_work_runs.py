@@ -6,7 +6,7 @@ initial, where save and improve are refused and list is allowed.
 
 import pytest
 
-from paperdesk.core.views import CommandFinished
+from paperdesk.core.commands.views import CommandFinished
 from tui_helpers import desk_events, settle
 
 pytestmark = pytest.mark.slow

@@ -11,7 +11,7 @@ from textual.widgets import TabbedContent
 
 from conftest import PAPERS
 from paperdesk.core.research import Backends
-from paperdesk.core.views import CommandFinished
+from paperdesk.core.commands.views import CommandFinished
 from paperdesk.tui.panes.plan import PlanPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.screens.text import TextScreen

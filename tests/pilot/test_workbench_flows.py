@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import DataTable, Input
 
 from conftest import PAPERS
-from paperdesk.core.views import CommandFinished, GenerationStarted, StateChanged, TokenStreamed
+from paperdesk.core.commands.views import CommandFinished, GenerationStarted, StateChanged, TokenStreamed
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane

@@ -4,10 +4,10 @@ import pytest
 from textual.widgets import Input
 
 from conftest import PAPERS
-from paperdesk.core.desk_store import DeskStore
-from paperdesk.core.session import DraftRef, Session
-from paperdesk.core.store import Store
-from paperdesk.core.views import CommandFinished, TokenStreamed
+from paperdesk.core.db.desk_store import DeskStore
+from paperdesk.core.commands.session import DraftRef, Session
+from paperdesk.core.db.store import Store
+from paperdesk.core.commands.views import CommandFinished, TokenStreamed
 from paperdesk.tui.panes import notes as notes_module
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane

@@ -7,7 +7,7 @@ Regenerate only after looking at the diff: pytest tests/snapshots --snapshot-upd
 import pytest
 
 from test_screens import SUMMARY, app_for, home, library_home, store_session, typed  # noqa: F401 - fixtures
-from paperdesk.core.session import DraftRef, Session
+from paperdesk.core.commands.session import DraftRef, Session
 from tui_helpers import settle
 
 pytestmark = pytest.mark.slow

@@ -10,11 +10,11 @@ import shutil
 
 import pytest
 
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.discussion.observer import render_markdown
 from paperdesk.core.memory.types import Entity, Observation, Relation
-from paperdesk.core.session import DraftRef, ResultItem, Session
-from paperdesk.core.views import DiscussionProgress
+from paperdesk.core.commands.session import DraftRef, ResultItem, Session
+from paperdesk.core.commands.views import DiscussionProgress
 from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.panes.discussion import DiscussionPane
 from settings_for import settings_for as shared_settings_for

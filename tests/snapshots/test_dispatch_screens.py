@@ -12,8 +12,8 @@ import shutil
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk import Desk
-from paperdesk.core.session import DraftRef, Session
+from paperdesk.core.desk.desk import Desk
+from paperdesk.core.commands.session import DraftRef, Session
 from paperdesk.tui.app import PaperDeskApp
 from settings_for import settings_for as shared_settings_for
 from tui_helpers import settle, type_commands

@@ -9,13 +9,13 @@ import shutil
 
 import pytest
 
-from paperdesk.core.desk import Desk
+from paperdesk.core.desk.desk import Desk
 from paperdesk.core.handlers import plans
 from paperdesk.core.research import Tracker
 from paperdesk.core.research.plan import COMPLETED, IN_PROGRESS, Plan, Step
 from paperdesk.core.research.tracker import WHOLE
-from paperdesk.core.session import DraftRef, ResultItem, Session
-from paperdesk.core.views import PlanUpdated
+from paperdesk.core.commands.session import DraftRef, ResultItem, Session
+from paperdesk.core.commands.views import PlanUpdated
 from paperdesk.tui.app import PaperDeskApp
 from settings_for import settings_for as shared_settings_for
 from tui_helpers import settle

@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
-from paperdesk.core.desk import Desk
-from paperdesk.core.session import DraftRef, ResultItem, Session
+from paperdesk.core.desk.desk import Desk
+from paperdesk.core.commands.session import DraftRef, ResultItem, Session
 from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.panes.reader import ReaderPane
 from settings_for import settings_for as shared_settings_for

@@ -2,11 +2,11 @@
 
 import pytest
 
-from paperdesk.core import bibtex
-from paperdesk.core.list_options import parse_list_options
+from paperdesk.core.library import bibtex
+from paperdesk.core.commands.list_options import parse_list_options
 from paperdesk.core.errors import InvalidArgumentError
-from paperdesk.core.passages import find_matches, locate_passage
-from paperdesk.core.store import Paper
+from paperdesk.core.text.passages import find_matches, locate_passage
+from paperdesk.core.db.store import Paper
 
 
 def _paper(pid="2302.07302v1", title="CiteSee: Augmenting Citations in Scientific Papers", added=1.0, **kw):

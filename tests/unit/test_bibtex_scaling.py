@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from paperdesk.core import bibtex
+from paperdesk.core.library import bibtex
 
 
 def generated_bib(n: int) -> str:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from paperdesk.core.commands import COMMANDS, CommandError, Ref, parse
+from paperdesk.core.commands.parse import COMMANDS, CommandError, Ref, parse
 
 
 @pytest.mark.parametrize(

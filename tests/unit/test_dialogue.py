@@ -105,7 +105,7 @@ def test_decision_line_shown_before_running():
 def test_the_session_keeps_the_dispatchers_dialogue_turns():
     """The Desk's session stores the dispatcher's own Dialogue JSON, so `route` and `dialogue` read one format."""
     from paperdesk.core.dispatch.dialogue import Dialogue
-    from paperdesk.core.session import Session
+    from paperdesk.core.commands.session import Session
 
     turns = [{"role": "user", "kind": "message", "text": "summarize that one"},
              {"role": "desk", "kind": "question", "text": "Which paper: 1-3?"}]

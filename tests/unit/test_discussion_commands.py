@@ -2,11 +2,11 @@
 
 import pytest
 
-from paperdesk.core.commands import CommandError, parse
+from paperdesk.core.commands.parse import CommandError, parse
 from paperdesk.core.handlers.discussion import DiscussArgs, parse_discuss
 from paperdesk.core.memory.types import Entity, Observation, Relation
-from paperdesk.core.views import DiscussionProgress, MemoryView
-from paperdesk.core.workflow import WorkflowContext, new_workflow
+from paperdesk.core.commands.views import DiscussionProgress, MemoryView
+from paperdesk.core.commands.workflow import WorkflowContext, new_workflow
 from paperdesk.text_discussion import discussion_text, render_memory
 
 

@@ -10,8 +10,8 @@ import sqlite3
 
 import pytest
 
-from paperdesk.core.desk_store import DeskStore
-from paperdesk.core.store import ADOPTED_USER_VERSION, Store
+from paperdesk.core.db.desk_store import DeskStore
+from paperdesk.core.db.store import ADOPTED_USER_VERSION, Store
 
 LEGACY: dict[int, str] = {
     1: """
@@ -216,7 +216,7 @@ def test_the_one_draft_model_kinds_statuses_and_diff(tmp_path):
 def test_a_crash_inside_the_draft_migration_leaves_the_old_tables(tmp_path, monkeypatch):
     path = tmp_path / "lib.sqlite"
     legacy_library(path, 3)
-    from paperdesk.core import desk_schema
+    from paperdesk.core.db import desk_schema
 
     def broken(conn):
         desk_schema._one_draft_model(conn)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.external import ViewerError, plan_viewer
-from paperdesk.core.views import PageView
+from paperdesk.core.library.external import ViewerError, plan_viewer
+from paperdesk.core.commands.views import PageView
 from paperdesk.text_views import render
 
 PDF = Path("/lib/papers/p.pdf")

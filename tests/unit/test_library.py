@@ -9,7 +9,7 @@ import pytest
 from conftest import PAPERS
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import CancelledError, InvalidArgumentError, InvalidIdError, PdfError, UnknownPaperError
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 from paperdesk.core.sources.arxiv import ArxivClient
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ import pytest
 
 from paperdesk.core.memory import Entity, MemoryGraph, MemoryGraphError, Observation, Relation
 from paperdesk.core.memory.graph import fts_query
-from paperdesk.core.schema import schema_version
+from paperdesk.core.db.schema import schema_version
 
 
 @pytest.fixture

@@ -94,7 +94,7 @@ def test_structure_backend_is_made_once_and_shares_the_writer_when_it_is_the_sam
 
 
 def test_the_desk_routes_plans_to_the_structure_model(installed_dir, monkeypatch, tmp_path):
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.core.handlers.plans import researcher
 
     writer_file, plan_file = tmp_path / "writer.gguf", tmp_path / "plans.gguf"

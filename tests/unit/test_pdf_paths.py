@@ -6,8 +6,8 @@ import os
 import stat
 from pathlib import Path
 
-from paperdesk.core.pdf_paths import full_pdf_path, owned_pdf, stored_pdf_path
-from paperdesk.core.private import make_private_home
+from paperdesk.core.db.pdf_paths import full_pdf_path, owned_pdf, stored_pdf_path
+from paperdesk.core.library.private import make_private_home
 
 
 def test_paths_inside_the_home_are_stored_relative(tmp_path: Path):

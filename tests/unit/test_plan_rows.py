@@ -9,8 +9,8 @@ import pytest
 from statemachine.exceptions import TransitionNotAllowed
 
 from paperdesk.core.research.agent_actions import most_cited, passage_on_page
-from paperdesk.core.session import Session
-from paperdesk.core.workflow import WorkflowContext, new_workflow
+from paperdesk.core.commands.session import Session
+from paperdesk.core.commands.workflow import WorkflowContext, new_workflow
 from spec_table import ALL, ANY_STAR, PLAN_RESEARCH, SPEC_TABLE
 
 

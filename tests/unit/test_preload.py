@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.preload import ModelPreload
+from paperdesk.core.desk.preload import ModelPreload
 from settings_for import NO_MODEL, settings_for
 
 
@@ -17,7 +17,7 @@ def test_preload_loads_the_embedder_and_leaves_the_llm_error_for_the_user(tmp_ho
     assert preload.embedder.expected_backend() == preload.embedder.backend
     # The GGUF is missing: no backend is preloaded, and the Desk's own backend says what is wrong.
     assert preload.backend is None
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
     desk = Desk(settings, backend=preload.backend, embedder=preload.embedder)
     try:
@@ -28,7 +28,7 @@ def test_preload_loads_the_embedder_and_leaves_the_llm_error_for_the_user(tmp_ho
 
 
 def test_desk_built_from_a_preload_uses_its_parts(tmp_home):
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
     settings = settings_for(tmp_home, **NO_MODEL)
     preload = ModelPreload(settings)

@@ -13,7 +13,7 @@ from paperdesk.core.agents.attribution import ground
 from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.page_grounding import PageGrounder
 from paperdesk.core.agents.section_gate import RETRY, GroundingStats, gated_section
-from paperdesk.core.store import Chunk
+from paperdesk.core.db.store import Chunk
 
 VOCAB: dict[str, int] = {}
 

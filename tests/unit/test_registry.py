@@ -2,13 +2,13 @@
 
 import pytest
 
-from paperdesk.core import registry
-from paperdesk.core.commands import parse
-from paperdesk.core.guards import FETCHABLE, ONLINE, Guard
-from paperdesk.core.registry import COMMANDS, SPECS, Arg, CommandSpec, Rule
-from paperdesk.core.states import ANY, STATE_NAMES
-from paperdesk.core.views import VIEWS, DialogueView, Outcome
-from paperdesk.core.workflow import Workflow, WorkflowContext, new_workflow
+from paperdesk.core.commands import registry
+from paperdesk.core.commands.parse import parse
+from paperdesk.core.commands.guards import FETCHABLE, ONLINE, Guard
+from paperdesk.core.commands.registry import COMMANDS, SPECS, Arg, CommandSpec, Rule
+from paperdesk.core.commands.states import ANY, STATE_NAMES
+from paperdesk.core.commands.views import VIEWS, DialogueView, Outcome
+from paperdesk.core.commands.workflow import Workflow, WorkflowContext, new_workflow
 
 
 def test_the_declarations_are_sound_and_every_handler_exists():

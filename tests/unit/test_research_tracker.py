@@ -7,8 +7,8 @@ from pathlib import Path
 
 from paperdesk.core.research.plan import COMPLETED, IN_PROGRESS, PENDING, SKIPPED, Plan, Step
 from paperdesk.core.research.tracker import WHOLE, Tracker
-from paperdesk.core.schema import schema_version
-from paperdesk.core.store import Store
+from paperdesk.core.db.schema import schema_version
+from paperdesk.core.db.store import Store
 
 
 def test_migration_runs_once_beside_the_catalogue(tmp_path: Path):

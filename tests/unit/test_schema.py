@@ -3,7 +3,7 @@ import sqlite3
 import pytest
 
 from paperdesk.core.errors import StoreError
-from paperdesk.core.schema import migrate, schema_version, script
+from paperdesk.core.db.schema import migrate, schema_version, script
 
 
 def _conn() -> sqlite3.Connection:

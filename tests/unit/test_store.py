@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.errors import StoreError, UnknownPaperError
-from paperdesk.core.store import NewChunk, Paper, Store
+from paperdesk.core.db.store import NewChunk, Paper, Store
 
 
 def _paper(pid: str = "2302.07302v1") -> Paper:

@@ -16,7 +16,7 @@ from paperdesk.core.agents.page_grounding import PageGrounder, SectionGrounding
 from paperdesk.core.agents.sentence_stream import SentenceGate
 from paperdesk.core.agents.summarizer import pick_excerpts
 from paperdesk.core.ingest.pdf import parse_pdf
-from paperdesk.core.store import Chunk
+from paperdesk.core.db.store import Chunk
 
 
 @lru_cache(maxsize=None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from conftest import PAPERS
-from paperdesk.core.text_clean import ControlStripper, strip_controls
+from paperdesk.core.text.clean import ControlStripper, strip_controls
 
 HOSTILE = ("plain \x1b[1;31mred\x1b[0m \x1b]0;title\x07 \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ "
            "\x9b2J \x1b7saved\x1b8 bell\x07 cr\r\nnext\ttab \x1bPdcs\x1b\\ del\x7f end \x1b[")

@@ -95,7 +95,7 @@ def test_stored_blobs_hold_the_opening_vector_then_the_tails():
 
 
 def test_the_store_hands_consumers_the_opening_vector(tmp_path: Path):
-    from paperdesk.core.store import Chunk, Paper, Store
+    from paperdesk.core.db.store import Chunk, Paper, Store
 
     store = Store(tmp_path / "s.sqlite")
     vectors = _unit(np.random.default_rng(2).standard_normal((3, DIM)))
@@ -108,7 +108,7 @@ def test_the_store_hands_consumers_the_opening_vector(tmp_path: Path):
 def test_doctor_finds_tails_of_chunks_the_cache_does_not_index(tmp_path: Path, corpus):
     import json
 
-    from paperdesk.core.index_check import _tail_problems
+    from paperdesk.core.library.index_check import _tail_problems
 
     ids, opening, tail_ids, tail_rows, _, _ = corpus
     index = VectorIndex(tmp_path)

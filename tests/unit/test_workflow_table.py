@@ -7,8 +7,8 @@ generated from the model's RULES, so a drift between spec and model fails here.
 import pytest
 from statemachine.exceptions import TransitionNotAllowed
 
-from paperdesk.core.commands import COMMANDS
-from paperdesk.core.workflow import STATE_NAMES, WorkflowContext, new_workflow
+from paperdesk.core.commands.parse import COMMANDS
+from paperdesk.core.commands.workflow import STATE_NAMES, WorkflowContext, new_workflow
 from spec_table import ALL, GUARD_FACTS, SPEC_TABLE
 
 SAME = None

@@ -27,7 +27,7 @@ from paperdesk.core.agents.attribution import (
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
 from paperdesk.core.agents import answer_prompt, evidence, quality
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.library import Hit, Library
+from paperdesk.core.library.library import Hit, Library
 from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
 from paperdesk.core.llm.repeats import drop_repeats
 from paperdesk.core.llm.requests import make_request

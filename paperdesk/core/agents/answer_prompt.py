@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Sequence
 from paperdesk.core.prompts import render, template
 
 if TYPE_CHECKING:
-    from paperdesk.core.library import Hit
+    from paperdesk.core.library.library import Hit
 
 
 def short_title(title: str) -> str:

@@ -21,7 +21,7 @@ import numpy as np
 from paperdesk.core.agents.attribution import split_sentences
 
 if TYPE_CHECKING:
-    from paperdesk.core.library import Hit, Library
+    from paperdesk.core.library.library import Hit, Library
 
 BOILERPLATE_SECTIONS = ("references", "bibliography", "acknowledg", "front matter", "keywords", "author contribution",
                         "funding", "ccs concepts", "acm reference", "works cited", "literature cited")
@@ -179,7 +179,7 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
 def role_candidates(library: "Library", question: str, hits: Sequence["Hit"], papers: int = 2) -> list["Hit"]:
     """Chunks of the sections a question of this kind wants ("what problem": abstract, introduction), from
     the papers of the first `papers` hits, that search did not propose; scored 0 (re-ranking judges them)."""
-    from paperdesk.core.library import Hit
+    from paperdesk.core.library.library import Hit
 
     sections, _ = _role(question)
     if not sections:

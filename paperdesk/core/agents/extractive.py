@@ -16,7 +16,7 @@ import numpy as np
 
 from paperdesk.core.agents.page_grounding import Encoder, page_mark
 from paperdesk.core.agents.quality import words
-from paperdesk.core.store import Chunk
+from paperdesk.core.db.store import Chunk
 
 NOTE = "_Quoted from the paper (extractive): the generated text failed the quality check._"
 PURPOSES = {

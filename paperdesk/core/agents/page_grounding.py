@@ -20,7 +20,7 @@ from paperdesk.core.agents.attribution import KEEP, SUPPORT, shares_words
 from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.claims import debris, supports
 from paperdesk.core.agents.quality import split_sentences, words
-from paperdesk.core.store import Chunk
+from paperdesk.core.db.store import Chunk
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
 PageText = Callable[[int], str]

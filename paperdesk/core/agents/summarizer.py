@@ -32,7 +32,7 @@ from paperdesk.core.llm.repeats import drop_repeats
 from paperdesk.core.llm.requests import make_request
 from paperdesk.core.progress import Progress, ProgressCallback
 from paperdesk.core.prompts import render
-from paperdesk.core.store import Chunk, Store, SummaryRevision
+from paperdesk.core.db.store import Chunk, Store, SummaryRevision
 
 SECTIONS = (("problem", "Problem"), ("method", "Method"), ("results", "Results"), ("limitations", "Limitations"))
 SKIP_SECTIONS = ("references", "bibliography", "acknowledg", "front matter", "keywords", "author contributions")

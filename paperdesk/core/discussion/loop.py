@@ -20,7 +20,7 @@ from paperdesk.core.discussion.student import Student, Topic
 from paperdesk.core.discussion.teacher import Teacher
 from paperdesk.core.discussion.types import DiscussionResult, Event, Turn
 from paperdesk.core.errors import CancelledError, InvalidIdError
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 from paperdesk.core.llm.backend import Backend
 from paperdesk.core.llm.prompt_cache import enable_prompt_cache
 

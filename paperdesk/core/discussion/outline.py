@@ -15,7 +15,7 @@ from typing import Sequence
 
 from paperdesk.core.agents.attribution import split_sentences
 from paperdesk.core.agents.summarizer import SKIP_SECTIONS
-from paperdesk.core.store import Chunk, Store
+from paperdesk.core.db.store import Chunk, Store
 
 MAX_TERMS = 12
 _NUMBERING = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")

@@ -14,8 +14,8 @@ from typing import Any
 
 from paperdesk.core.discussion.types import Turn
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.owned_db import OwnedDb
-from paperdesk.core.schema import script
+from paperdesk.core.db.owned_db import OwnedDb
+from paperdesk.core.db.schema import script
 
 OWNER = "discussion"
 MIGRATIONS = [

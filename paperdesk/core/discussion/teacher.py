@@ -28,7 +28,7 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.outline import Outline
 from paperdesk.core.discussion.student import Topic
 from paperdesk.core.errors import CancelledError, PaperdeskError
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 from paperdesk.core.llm.backend import Backend, generate
 from paperdesk.core.prompts import render, template as template_text
 

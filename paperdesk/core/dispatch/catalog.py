@@ -45,14 +45,14 @@ class CommandCatalog:
 
 def from_registry() -> CommandCatalog:
     """What free text may run: the registry's delegable commands, and its read-only ones (`ask status`)."""
-    from paperdesk.core.registry import SPECS, delegable_commands, readonly_commands
+    from paperdesk.core.commands.registry import SPECS, delegable_commands, readonly_commands
 
     names = dict.fromkeys([*delegable_commands(), *readonly_commands()])
     return CommandCatalog(CommandInfo(name, SPECS[name].arg.value, tuple(SPECS[name].aliases)) for name in names)
 
 
 def from_commands_module() -> CommandCatalog:
-    """The catalog of today's `paperdesk.core.commands.COMMANDS` (the integrator swaps in the registry)."""
-    from paperdesk.core.commands import COMMANDS
+    """The catalog of today's `paperdesk.core.commands.parse.COMMANDS` (the integrator swaps in the registry)."""
+    from paperdesk.core.commands.parse import COMMANDS
 
     return CommandCatalog(CommandInfo(c.name, c.arg.value, tuple(c.aliases)) for c in COMMANDS)

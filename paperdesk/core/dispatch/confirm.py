@@ -17,11 +17,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from paperdesk.core.commands import CommandError, parse
+from paperdesk.core.commands.parse import CommandError, parse
 from paperdesk.core.dispatch.types import Decision
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 _YES = re.compile(r"^(?:y|yes|yeah|yep|ok|okay|sure|go on|go ahead|do it|confirm|confirmed)(?:\s*,?\s*please)?[\s.!]*$",
                   re.I)
@@ -43,7 +43,7 @@ def is_yes(reply: str) -> bool:
 
 def asks_first(decision: Decision) -> bool:
     """The decision runs a command that discards something (whatever its confidence)."""
-    from paperdesk.core.registry import discards
+    from paperdesk.core.commands.registry import discards
 
     return decision.action != "clarify" and bool(decision.command) and discards(decision.command or "")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperdesk.core.citation_refs import ORDINALS
+from paperdesk.core.text.citation_refs import ORDINALS
 from paperdesk.core.dispatch.types import DispatchContext, PaperRef
 from paperdesk.core.ids import is_local_id, looks_like_arxiv
 

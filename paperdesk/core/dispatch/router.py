@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from paperdesk.core.citation_refs import CITE_DEICTIC as _CITE_DEICTIC
-from paperdesk.core.citation_refs import CITE_NUM as _CITE_NUM
-from paperdesk.core.citation_refs import CITE_ORD as _CITE_ORD
-from paperdesk.core.citation_refs import ORDINALS
+from paperdesk.core.text.citation_refs import CITE_DEICTIC as _CITE_DEICTIC
+from paperdesk.core.text.citation_refs import CITE_NUM as _CITE_NUM
+from paperdesk.core.text.citation_refs import CITE_ORD as _CITE_ORD
+from paperdesk.core.text.citation_refs import ORDINALS
 from paperdesk.core.dispatch import resolve, slots
 from paperdesk.core.dispatch.exemplars import IntentScores
 from paperdesk.core.dispatch.types import Decision, DispatchContext

@@ -11,7 +11,7 @@ from typing import Any
 
 from paperdesk.core.dispatch.dialogue import Dialogue
 from paperdesk.core.dispatch.types import Citation, DispatchContext, PaperRef
-from paperdesk.core.session import Session
+from paperdesk.core.commands.session import Session
 
 HISTORY_LINES = 20
 LIBRARY_LIMIT = 5000  # titles only; enough for any personal library, bounded for the pathological one
@@ -73,7 +73,7 @@ def unfinished_research(store: Any) -> str | None:
 
 def from_store(store: Any) -> DispatchContext:
     """The context of the saved session (a fresh one when nothing, or something malformed, is stored)."""
-    from paperdesk.core.desk_store import DeskStore
+    from paperdesk.core.db.desk_store import DeskStore
 
     drafts = DeskStore(store)
     data = drafts.load_session() or {}

@@ -17,14 +17,14 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from paperdesk.core.commands import CommandError, parse
+from paperdesk.core.commands.parse import CommandError, parse
 from paperdesk.core.dispatch.confirm import Pending, asks_first, is_yes, question, request_text, where
 from paperdesk.core.dispatch.dialogue import ACT_COMMANDS, Dialogue
 from paperdesk.core.dispatch.types import Decision
-from paperdesk.core.views import CommandFinished, Outcome
+from paperdesk.core.commands.views import CommandFinished, Outcome
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.core.dispatch.dispatcher import Dispatcher
 
 CONFIRM_BELOW = 0.6  # a face asks Enter/Esc before running a decision less sure than this

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from paperdesk.core.registry import COMMANDS, handler
+from paperdesk.core.commands.registry import COMMANDS, handler
 
 if TYPE_CHECKING:
-    from paperdesk.core.commands import Command
-    from paperdesk.core.desk import Desk
-    from paperdesk.core.views import Outcome
+    from paperdesk.core.commands.parse import Command
+    from paperdesk.core.desk.desk import Desk
+    from paperdesk.core.commands.views import Outcome
 
 HANDLERS: dict[str, Callable[["Desk", "Command"], "Outcome"]] = {c.name: handler(c.name) for c in COMMANDS}

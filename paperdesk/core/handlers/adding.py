@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paperdesk.core.commands import Command
+from paperdesk.core.commands.parse import Command
 from paperdesk.core.handlers.new_paper import write_summary
-from paperdesk.core.paper_sources import add_source, parse_source
-from paperdesk.core.session import DraftRef
-from paperdesk.core.views import Outcome
+from paperdesk.core.commands.paper_sources import add_source, parse_source
+from paperdesk.core.commands.session import DraftRef
+from paperdesk.core.commands.views import Outcome
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 
 def add(desk: "Desk", command: Command) -> Outcome:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paperdesk.core.library import Hit
+from paperdesk.core.library.library import Hit
 
 NEIGHBOURS = 1  # chunks taken on each side of the cited one
 

@@ -13,15 +13,15 @@ import shlex
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.commands import Command, CommandError, parse_ref
+from paperdesk.core.commands.parse import Command, CommandError, parse_ref
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.session import DraftRef, ResultItem
-from paperdesk.core.views import DiscussionProgress, MemoryView, Outcome
+from paperdesk.core.commands.session import DraftRef, ResultItem
+from paperdesk.core.commands.views import DiscussionProgress, MemoryView, Outcome
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.core.discussion import Discussion, DiscussionResult, Event
-    from paperdesk.core.store import Paper
+    from paperdesk.core.db.store import Paper
 
 USAGE = "discuss [<n|id>] [--turns N] [--every K] [--resume]"
 DEFAULT_TURNS, DEFAULT_EVERY = 10, 3

@@ -7,15 +7,15 @@ import re
 from typing import TYPE_CHECKING
 
 from paperdesk.core.agents import answer as answers
-from paperdesk.core.commands import Command
+from paperdesk.core.commands.parse import Command
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.handlers import follow_up, new_paper
-from paperdesk.core.session import DraftRef, ResultItem
-from paperdesk.core.views import Outcome
+from paperdesk.core.commands.session import DraftRef, ResultItem
+from paperdesk.core.commands.views import Outcome
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
-    from paperdesk.core.library import Hit
+    from paperdesk.core.desk.desk import Desk
+    from paperdesk.core.library.library import Hit
 
 def recall_from(desk: "Desk") -> dict:
     """retrieve()'s memory arguments: the library's memory graph adds the pages it recalls."""

@@ -14,13 +14,13 @@ import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from paperdesk.core.agents import answer as answers
-from paperdesk.core.commands import Command
+from paperdesk.core.commands.parse import Command
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.views import Outcome
+from paperdesk.core.commands.views import Outcome
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
-    from paperdesk.core.library import Hit
+    from paperdesk.core.desk.desk import Desk
+    from paperdesk.core.library.library import Hit
 
 ALONE_WORDS = 80  # a cited passage this long is answered from alone; a shorter one with its neighbours
 SAYS = "The model gave no answer that cites the passage; in its own words, it says:"
@@ -96,7 +96,7 @@ def passage_says(desk: "Desk", hit: "Hit") -> str:
 
 def writer_question(question: str) -> str:
     """The question as the writer sees it: the cited passage is its [1], whatever the draft calls it."""
-    from paperdesk.core.citation_refs import CITE_PATTERNS
+    from paperdesk.core.text.citation_refs import CITE_PATTERNS
 
     for pattern in CITE_PATTERNS:  # how the router found the citation
         asked, count = pattern.subn("passage [1]", question, count=1)

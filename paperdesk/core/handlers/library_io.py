@@ -6,15 +6,15 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from paperdesk.core.commands import Command, CommandError, parse_ref
-from paperdesk.core.paper_meta import clean_tag
-from paperdesk.core.library_export import (bibtex_for, default_path, is_stdout, markdown_for, summary_markdown,
+from paperdesk.core.commands.parse import Command, CommandError, parse_ref
+from paperdesk.core.db.paper_meta import clean_tag
+from paperdesk.core.library.export import (bibtex_for, default_path, is_stdout, markdown_for, summary_markdown,
                                            write_export)
-from paperdesk.core.views import LinesView, Outcome
+from paperdesk.core.commands.views import LinesView, Outcome
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
-    from paperdesk.core.store import Paper
+    from paperdesk.core.desk.desk import Desk
+    from paperdesk.core.db.store import Paper
 
 EXPORT_USAGE = "export bibtex [n|id ...|--all] [--out FILE|-] | export markdown summary [n|id]|report [--out FILE|-]"
 
@@ -121,7 +121,7 @@ def _summary_paper(desk: "Desk") -> "Paper":
 
 
 def import_(desk: "Desk", command: Command) -> Outcome:
-    from paperdesk.core.library_import import import_entries, read_bib
+    from paperdesk.core.library.importer import import_entries, read_bib
 
     words = command.text.split(None, 1)
     if len(words) != 2 or words[0].lower() != "bibtex":

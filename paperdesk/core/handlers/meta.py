@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paperdesk.core.commands import Command
-from paperdesk.core.views import DialogueView, HelpView, HistoryView, Outcome
+from paperdesk.core.commands.parse import Command
+from paperdesk.core.commands.views import DialogueView, HelpView, HistoryView, Outcome
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 
 def help_(desk: "Desk", command: Command) -> Outcome:

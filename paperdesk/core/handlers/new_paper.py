@@ -6,15 +6,15 @@ from typing import TYPE_CHECKING
 
 from paperdesk.core.agents.quality import cited_share_line
 from paperdesk.core.agents.summarizer import Summarizer
-from paperdesk.core.commands import Command
+from paperdesk.core.commands.parse import Command
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.session import DraftRef, ResultItem
-from paperdesk.core.states import VIEWERS
-from paperdesk.core.views import NotesView, Outcome
+from paperdesk.core.commands.session import DraftRef, ResultItem
+from paperdesk.core.commands.states import VIEWERS
+from paperdesk.core.commands.views import NotesView, Outcome
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
-    from paperdesk.core.store import Paper
+    from paperdesk.core.desk.desk import Desk
+    from paperdesk.core.db.store import Paper
 
 
 def find(desk: "Desk", command: Command) -> Outcome:

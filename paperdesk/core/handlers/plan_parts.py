@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.research import plan_edit
 from paperdesk.core.research.plan import PENDING, TOOLS, Plan
-from paperdesk.core.views import PlanStepRow, PlanView
+from paperdesk.core.commands.views import PlanStepRow, PlanView
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.core.research import Researcher, Tracker
 
 

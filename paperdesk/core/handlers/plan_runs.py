@@ -10,17 +10,17 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.commands import Command
+from paperdesk.core.commands.parse import Command
 from paperdesk.core.errors import CancelledError
 from paperdesk.core.handlers.plan_parts import _dialogue, plan_view, researcher, tracker
 from paperdesk.core.progress import Progress
 from paperdesk.core.research.plan import COMPLETED, FAILED, IN_PROGRESS, SKIPPED, Plan
 from paperdesk.core.research.synthesizer import step_counts
-from paperdesk.core.session import DraftRef, ResultItem
-from paperdesk.core.views import AgentActed, Outcome, PlanUpdated, ProgressUpdated
+from paperdesk.core.commands.session import DraftRef, ResultItem
+from paperdesk.core.commands.views import AgentActed, Outcome, PlanUpdated, ProgressUpdated
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
     from paperdesk.core.research import ResearchResult
 
 _STATUS_OF = {"step_start": IN_PROGRESS, "step_retry": IN_PROGRESS, "step_done": COMPLETED,

@@ -14,16 +14,16 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from paperdesk.core.commands import Command, CommandError
+from paperdesk.core.commands.parse import Command, CommandError
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.handlers.plan_parts import (  # noqa: F401  (the faces and tests import these from here)
     _dialogue, current_plan, limits, plan_facts, plan_view, researcher, tracker)
 from paperdesk.core.research import plan_edit
 from paperdesk.core.research.plan import TOOLS, Plan
-from paperdesk.core.views import Outcome, PlanUpdated, PlanView
+from paperdesk.core.commands.views import Outcome, PlanUpdated, PlanView
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 MODES = ("plan", "agent", "reader")
 _REVIEW = "review it: revise <feedback>, step add|drop|edit|move, plan edit; then build (or abandon)"

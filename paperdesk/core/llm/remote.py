@@ -23,8 +23,8 @@ import urllib3
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import ConfigError, NetworkError
 from paperdesk.core.llm.backend import Capabilities, GenerationRequest
-from paperdesk.core.redact import redact_url
-from paperdesk.core.text_clean import strip_controls
+from paperdesk.core.text.redact import redact_url
+from paperdesk.core.text.clean import strip_controls
 
 
 # The stream is read in pieces of this size; a line longer than MAX_LINE with no end is not an SSE event.

@@ -23,7 +23,7 @@ import numpy as np
 
 from paperdesk.core.memory.schema import ENTITY_TYPES, MIGRATIONS, OWNER
 from paperdesk.core.memory.types import Entity, Graph, MemoryGraphError, Observation, Relation
-from paperdesk.core.owned_db import OwnedDb
+from paperdesk.core.db.owned_db import OwnedDb
 from paperdesk.core.search.embedder import DIM, Embedder
 from paperdesk.core.search.fusion import rrf
 

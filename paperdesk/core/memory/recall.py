@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from paperdesk.core.library import Hit
+from paperdesk.core.library.library import Hit
 
 if TYPE_CHECKING:
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
     from paperdesk.core.memory.graph import MemoryGraph
 
 NODES = 5  # memory entities looked at per question

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paperdesk.core.schema import script
+from paperdesk.core.db.schema import script
 
 OWNER = "memory"
 ENTITY_TYPES = ("paper", "term", "method", "dataset", "question", "person")

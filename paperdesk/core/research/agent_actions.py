@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
-from paperdesk.core.views import PageView
+from paperdesk.core.commands.views import PageView
 
 if TYPE_CHECKING:
     from paperdesk.core.research.researcher import ResearchResult
     from paperdesk.core.research.tracker import Tracker
-    from paperdesk.core.store import Store
+    from paperdesk.core.db.store import Store
 
 HIGHLIGHT_WORDS = 14  # long enough to be unique on a page, short enough to sit on a few lines
 SEARCH_WORDS = 8  # the quote's words handed to search_for: unique on a page, and few enough to stay on one

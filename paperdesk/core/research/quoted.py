@@ -14,7 +14,7 @@ from typing import Any
 
 from paperdesk.core.agents import answer as answers
 from paperdesk.core.agents.attribution import SOURCE_REF, extract
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 from paperdesk.core.research.synthesizer import Section
 
 NOTE = ("No generated answer held up against its passages, for: {questions}. Quoted instead: the papers' own "

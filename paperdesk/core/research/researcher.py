@@ -9,7 +9,7 @@ from typing import Any, Callable
 from paperdesk.core.agents import answer as answers
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import CancelledError, PaperdeskError
-from paperdesk.core.library import Library
+from paperdesk.core.library.library import Library
 from paperdesk.core.llm.backend import Backend
 from paperdesk.core.research import plan_edit
 from paperdesk.core.research.engine import CHECK_BASE, Event, EventSink, Execution, Executor, reformulate

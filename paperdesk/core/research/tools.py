@@ -20,7 +20,7 @@ import numpy as np
 from paperdesk.core.agents import answer as answers
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import NetworkError, PaperdeskError
-from paperdesk.core.library import Hit, Library
+from paperdesk.core.library.library import Hit, Library
 from paperdesk.core.llm.backend import Backend
 from paperdesk.core.research.plan import _as_list
 

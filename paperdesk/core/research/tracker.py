@@ -1,6 +1,6 @@
 """The state tracker: research runs and their steps in the library's SQLite file.
 
-Tables belong to the "research" owner (paperdesk.core.schema). One row per
+Tables belong to the "research" owner (paperdesk.core.db.schema). One row per
 run (the plan as JSON, status, report) and one per executed task: a step, or
 one iteration of an iterate_over step. Every status change is its own
 committed write, so a process killed with kill -9 leaves COMPLETED tasks with
@@ -20,7 +20,7 @@ from typing import Any
 
 from paperdesk.core.errors import PaperdeskError, StoreError
 from paperdesk.core.research.plan import COMPLETED, FAILED, IN_PROGRESS, PENDING, SKIPPED, Plan
-from paperdesk.core.schema import migrate, script
+from paperdesk.core.db.schema import migrate, script
 
 MIGRATIONS = [script("""
 CREATE TABLE research_runs (

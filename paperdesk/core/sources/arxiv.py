@@ -38,9 +38,9 @@ from paperdesk.core.errors import (
     NotFoundError,
     PaperdeskError,
 )
-from paperdesk.core.diskspace import disk_full, is_disk_full
+from paperdesk.core.db.diskspace import disk_full, is_disk_full
 from paperdesk.core.ids import parse_arxiv_id
-from paperdesk.core.redact import redact_url
+from paperdesk.core.text.redact import redact_url
 
 DEFAULT_API_URL = "https://export.arxiv.org/api/query"
 _ATOM_FEED = "{http://www.w3.org/2005/Atom}feed"

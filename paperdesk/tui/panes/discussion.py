@@ -16,7 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Markdown
 
 if TYPE_CHECKING:
-    from paperdesk.core.views import DiscussionProgress, DraftView
+    from paperdesk.core.commands.views import DiscussionProgress, DraftView
 
 REFRESH = 0.1  # seconds between re-renders while a discussion streams
 EMPTY = """\

@@ -12,10 +12,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Label, Markdown
 
-from paperdesk.core.citation_links import citation_keys, key_of_href, link_citations
+from paperdesk.core.agents.citation_links import citation_keys, key_of_href, link_citations
 
 if TYPE_CHECKING:
-    from paperdesk.core.views import DraftView
+    from paperdesk.core.commands.views import DraftView
 
 STREAM_INTERVAL = 0.08  # seconds between markdown refreshes while tokens stream in
 WELCOME = """\

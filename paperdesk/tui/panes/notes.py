@@ -5,7 +5,7 @@ Saves go to the Desk's one notes writer, which applies them in the order they
 were asked for; the app flushes this pane before it starts any command, so an
 edit made before `notes <text>` lands before the append, never after it.
 
-On a full disk the Desk keeps the text in memory (core/notes_keeper.py): the
+On a full disk the Desk keeps the text in memory (core/desk/notes_keeper.py): the
 pane says so, its footer says the notes are not saved yet, and it asks the
 Desk to write them again every few seconds until space is free; quitting
 writes them too (or prints them, when the disk is still full).
@@ -25,12 +25,12 @@ from textual.timer import Timer
 from textual.widgets import Label, TextArea
 
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.notes_keeper import NotesNotSaved
+from paperdesk.core.desk.notes_keeper import NotesNotSaved
 from paperdesk.tui.messages import PaneSays, WorkerFailed
 from paperdesk.tui.panes.base import Pane
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 _NO_PAPER = "notes of the paper you read, pick or summarize"
 _EDITABLE = "saved as you type"

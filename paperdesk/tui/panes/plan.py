@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import Label, Static
 
 if TYPE_CHECKING:
-    from paperdesk.core.views import PlanView
+    from paperdesk.core.commands.views import PlanView
 
 ICONS = {"PENDING": "○", "IN_PROGRESS": "▶", "COMPLETED": "✓", "FAILED": "✗", "SKIPPED": "–"}
 ICON_STYLE = {"PENDING": "dim", "IN_PROGRESS": "bold yellow", "COMPLETED": "bold green", "FAILED": "bold red",
@@ -164,7 +164,7 @@ class PlanPane(Vertical, can_focus=True):
 
     def action_add_offer(self) -> None:
         if self.offers:
-            from paperdesk.core.registry import SPECS
+            from paperdesk.core.commands.registry import SPECS
 
             # `add` adds an arXiv id in one go; without it, find shows the paper to summarize
             verb = "add" if "add" in SPECS else "find"

@@ -12,14 +12,14 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Label, Static
 
-from paperdesk.core.passages import Match, find_matches
+from paperdesk.core.text.passages import Match, find_matches
 from paperdesk.tui.messages import PaneSays
 from paperdesk.tui.panes.base import Pane
 from paperdesk.tui.panes.reader_marks import mark_row, marked_page
 
 if TYPE_CHECKING:
-    from paperdesk.core.library import Library
-    from paperdesk.core.views import DraftView
+    from paperdesk.core.library.library import Library
+    from paperdesk.core.commands.views import DraftView
 
 
 class PageText(VerticalScroll):
@@ -295,7 +295,7 @@ class ReaderPane(Pane):
     @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
     def open_citation(self, view: "DraftView", key: str) -> None:
         """Show the page a draft's citation `key` points at, with the cited passage marked."""
-        from paperdesk.core.citation_links import citation_target
+        from paperdesk.core.agents.citation_links import citation_target
         from paperdesk.core.errors import PaperdeskError
 
         library = self._library()
@@ -314,7 +314,7 @@ class ReaderPane(Pane):
     def open_external(self, paper_id: str, page: int) -> None:
         """Open the paper's PDF in the system's viewer at `page` (no desk involved: it never interrupts work)."""
         from paperdesk.core.errors import PaperdeskError
-        from paperdesk.core.external import open_pdf
+        from paperdesk.core.library.external import open_pdf
 
         library = self._library()
         if library is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.content import Content
 
-from paperdesk.core.passages import locate_passage
+from paperdesk.core.text.passages import locate_passage
 
 PASSAGE_STYLE = "reverse"
 MATCH_STYLE = "underline bold"

@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 from paperdesk.tui.panes.draft import sources_markdown
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk_store import Report
+    from paperdesk.core.db.desk_store import Report
 
 
 class ReportsPane(Horizontal):

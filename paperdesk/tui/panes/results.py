@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Label, Static
 
 if TYPE_CHECKING:
-    from paperdesk.core.views import ResultsView
+    from paperdesk.core.commands.views import ResultsView
 
 _TITLES = {"find": "arXiv results", "list": "Library", "sem-search": "Papers of the answer",
            "research": "Papers of the report"}

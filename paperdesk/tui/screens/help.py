@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 if TYPE_CHECKING:
-    from paperdesk.core.workflow import Availability
+    from paperdesk.core.commands.workflow import Availability
 
 STACK_BELOW = 110  # terminal columns
 USAGE_MAX = 34  # columns of the usage column side by side; a longer usage wraps

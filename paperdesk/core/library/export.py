@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from paperdesk.core import bibtex
-from paperdesk.core.export_file import is_stdout, write_export  # noqa: F401  (the export verbs import them from here)
+from paperdesk.core.library import bibtex
+from paperdesk.core.library.export_file import is_stdout, write_export  # noqa: F401  (the export verbs import them from here)
 
 if TYPE_CHECKING:
-    from paperdesk.core.store import Paper, Store
+    from paperdesk.core.db.store import Paper, Store
 
 CITEKEY, DOI = "citekey", "doi"
 

@@ -18,7 +18,7 @@ from paperdesk.core.ids import ArxivId, looks_like_arxiv, parse_arxiv_id
 
 if TYPE_CHECKING:
     from paperdesk.core.cancel import CancelToken
-    from paperdesk.core.library import AddResult, Library
+    from paperdesk.core.library.library import AddResult, Library
     from paperdesk.core.progress import ProgressCallback
     from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
 

@@ -25,9 +25,9 @@ from typing import Any, Callable
 from paperdesk.core.config import Settings
 from paperdesk.core.errors import InvalidIdError, PaperdeskError
 from paperdesk.core.ids import parse_arxiv_id, path_inside
-from paperdesk.core.library_repair import LOST_AND_FOUND, move_to_lost_and_found
-from paperdesk.core.pdf_paths import owned_pdf
-from paperdesk.core.writelock import WriterLock
+from paperdesk.core.library.repair import LOST_AND_FOUND, move_to_lost_and_found
+from paperdesk.core.db.pdf_paths import owned_pdf
+from paperdesk.core.db.writelock import WriterLock
 
 STORE_FILE = "library.sqlite"
 _SALVAGED = ("title", "authors", "abstract", "arxiv_id", "version", "published", "updated", "categories",
@@ -163,7 +163,7 @@ def rebuild_library(settings: Settings, embedder=None, arxiv=None,
                     say: Callable[[str], None] | None = None) -> RebuildReport:
     """Rebuild the catalogue from the library's PDFs (see the module docstring). `arxiv` is a callable
     giving an ArxivClient, used only for arXiv PDFs whose old row is unreadable; None: offline."""
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
     from paperdesk.core.sources.arxiv import ArxivPaper
 
     home = settings.home

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from paperdesk.core.sources.arxiv import ArxivPaper
-    from paperdesk.core.store import Paper
+    from paperdesk.core.db.store import Paper
 
 
 @dataclass

@@ -12,10 +12,10 @@ import re
 from typing import TYPE_CHECKING, Sequence
 
 from paperdesk.core.errors import InvalidArgumentError
-from paperdesk.core.schema import Migration, script
+from paperdesk.core.db.schema import Migration, script
 
 if TYPE_CHECKING:
-    from paperdesk.core.store import Store
+    from paperdesk.core.db.store import Store
 
 OWNER = "paper_meta"
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from paperdesk.core.errors import InvalidArgumentError
-from paperdesk.core.paper_meta import clean_tag
+from paperdesk.core.db.paper_meta import clean_tag
 
 if TYPE_CHECKING:
-    from paperdesk.core.store import Paper
+    from paperdesk.core.db.store import Paper
 
 USAGE = "list [words] [--tag T] [--author A] [--year Y|Y1-Y2] [--sort added|year|title] [--reverse] [--page N]"
 SORTS = ("added", "year", "title")

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paperdesk.core import library_repair
-from paperdesk.core.session import ResultItem
+from paperdesk.core.library import repair as library_repair
+from paperdesk.core.commands.session import ResultItem
 
 if TYPE_CHECKING:
-    from paperdesk.core.desk import Desk
+    from paperdesk.core.desk.desk import Desk
 
 
 class LibraryWatch:

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paperdesk.core.commands import SPECS, CommandError, parse
+from paperdesk.core.commands.parse import SPECS, CommandError, parse
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.views import Outcome
+from paperdesk.core.commands.views import Outcome
 
 if TYPE_CHECKING:
     import threading
 
-    from paperdesk.core.commands import Command
+    from paperdesk.core.commands.parse import Command
 
-    from paperdesk.core.library_sync import LibraryWatch
+    from paperdesk.core.desk.library_watch import LibraryWatch
 
 # command -> what "this stops the running ..." calls its work
 _RUNNING_WORK = {"summarize": "summary", "add": "summary", "improve": "revision", "sem-search": "search answer",

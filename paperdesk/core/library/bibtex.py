@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Iterable
 from paperdesk.core.errors import PaperdeskError
 
 if TYPE_CHECKING:
-    from paperdesk.core.store import Paper
+    from paperdesk.core.db.store import Paper
 
 
 class BibtexError(PaperdeskError):

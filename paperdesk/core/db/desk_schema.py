@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from paperdesk.core.schema import Migration, script
+from paperdesk.core.db.schema import Migration, script
 
 OWNER = "desk"
 

@@ -14,9 +14,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from paperdesk.core.drafts import Revision
+from paperdesk.core.db.drafts import Revision
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.store import Store
+from paperdesk.core.db.store import Store
 
 SESSION_KEY = "session"
 DraftRevision = Revision  # an answer's or a report's revision

@@ -22,7 +22,7 @@ from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import InvalidArgumentError, InvalidIdError, PdfError, StoreError, UnknownPaperError
 from paperdesk.core.ids import is_local_id, looks_like_arxiv, parse_arxiv_id, path_inside
-from paperdesk.core import reindex
+from paperdesk.core.library import reindex
 from paperdesk.core.ingest.dates import arxiv_id_date
 from paperdesk.core.ingest.pdf import ParsedPdf, parse_pdf
 from paperdesk.core.progress import Progress, ProgressCallback, stage_reporter
@@ -31,12 +31,12 @@ from paperdesk.core.search.hybrid import HybridRanker
 from paperdesk.core.search.keyword import KeywordDoc, KeywordIndex
 from paperdesk.core.search.vectors import StoredVectors, VectorIndex
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
-from paperdesk.core.pdf_paths import owned_pdf
-from paperdesk.core.private import make_private_home, tighten_library
-from paperdesk.core.store import Chunk, Paper, Store
-from paperdesk.core import library_repair as repair
-from paperdesk.core.diskspace import disk_full, is_disk_full
-from paperdesk.core.writelock import WriterLock
+from paperdesk.core.db.pdf_paths import owned_pdf
+from paperdesk.core.library.private import make_private_home, tighten_library
+from paperdesk.core.db.store import Chunk, Paper, Store
+from paperdesk.core.library import repair
+from paperdesk.core.db.diskspace import disk_full, is_disk_full
+from paperdesk.core.db.writelock import WriterLock
 
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
-    from paperdesk.core.workflow import WorkflowContext
+    from paperdesk.core.commands.workflow import WorkflowContext
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from paperdesk.core.progress import ProgressCallback, stage_reporter
 
 if TYPE_CHECKING:
     from paperdesk.core.search.embedder import Embedder
-    from paperdesk.core.store import Store
+    from paperdesk.core.db.store import Store
 
 EMBEDDING_KEY = "embedding_tag"
 

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from paperdesk.core.errors import StoreError
-from paperdesk.core.pdf_paths import owned_pdf
+from paperdesk.core.db.pdf_paths import owned_pdf
 
 if TYPE_CHECKING:
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
 
 _log = logging.getLogger("paperdesk.repair")
 _log.addHandler(logging.NullHandler())  # the faces say lib.notices themselves; the CLI adds a stderr handler

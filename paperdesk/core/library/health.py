@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from paperdesk.core.config import Settings
-from paperdesk.core.index_check import STORE_FILE, check_indexes
+from paperdesk.core.library.index_check import STORE_FILE, check_indexes
 
 OK, SKIPPED, PROBLEM = "ok", "skipped", "problem"
 MIN_FREE_BYTES = 500 * 1024 * 1024
@@ -59,7 +59,7 @@ def _pins() -> dict[str, str]:
     """name -> pinned version: pyproject.toml in a checkout (what make installs), else the installed metadata."""
     import tomllib
 
-    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    pyproject = Path(__file__).resolve().parents[3] / "pyproject.toml"
     try:
         requires = tomllib.loads(pyproject.read_text())["project"]["dependencies"]
     except (OSError, KeyError, ValueError):
@@ -195,7 +195,7 @@ REBUILD = ("paperdesk doctor --rebuild (sets the damaged file aside, never delet
 
 
 def check_sqlite(settings: Settings) -> Check:
-    from paperdesk.core.library_rebuild import catalogue_problem
+    from paperdesk.core.library.rebuild import catalogue_problem
 
     path = settings.home / STORE_FILE
     if not path.exists():
@@ -208,9 +208,9 @@ def check_sqlite(settings: Settings) -> Check:
 
 def check_pdfs(settings: Settings, sqlite_ok: bool = True) -> Check:
     """Every paper's PDF is there, and every PDF in papers/ (or lost+found/) belongs to a paper."""
-    from paperdesk.core.library_rebuild import library_pdfs
-    from paperdesk.core.library_repair import LOST_AND_FOUND
-    from paperdesk.core.pdf_paths import full_pdf_path
+    from paperdesk.core.library.rebuild import library_pdfs
+    from paperdesk.core.library.repair import LOST_AND_FOUND
+    from paperdesk.core.db.pdf_paths import full_pdf_path
 
     home = settings.home
     if not sqlite_ok:

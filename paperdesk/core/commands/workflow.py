@@ -20,9 +20,9 @@ from typing import Any, Callable
 from statemachine import Event, State, StateMachine
 from statemachine.factory import StateMachineMetaclass
 
-from paperdesk.core.guards import GUARDS, Guard
-from paperdesk.core.registry import COMMANDS, SPECS
-from paperdesk.core.states import SAME, STATE_BY_NAME, STATE_NAMES, STATES
+from paperdesk.core.commands.guards import GUARDS, Guard
+from paperdesk.core.commands.registry import COMMANDS, SPECS
+from paperdesk.core.commands.states import SAME, STATE_BY_NAME, STATE_NAMES, STATES
 
 __all__ = ["SAME", "STATES", "STATE_NAMES", "WorkflowContext", "Availability", "WorkflowMachine", "Workflow",
            "new_workflow", "event_id"]

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 from paperdesk.core.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
-    from paperdesk.core.store import Store
-    from paperdesk.core.views import DraftView
+    from paperdesk.core.db.store import Store
+    from paperdesk.core.commands.views import DraftView
 
 # [3], [3, 5] or [p. 4] / [pp. 4-5]; a Markdown link's text ([x](url)) is left alone
 _CITATION = re.compile(r"\[\s*(?:(\d{1,3}(?:\s*,\s*\d{1,3})*)|pp?\.\s*(\d+)(?:\s*[-–]\s*\d+)?)\s*\](?!\()")
@@ -72,7 +72,7 @@ def citation_target(view: "DraftView", key: str, store: "Store") -> Target:
         source = next((s for s in sources if s.get("page") == page), {})
         passage = _passage(source, store)
         if not passage:  # a summary keeps no quotes: the page sentence(s) its citing sentence comes from
-            from paperdesk.core.cited_passage import summary_passage
+            from paperdesk.core.agents.cited_passage import summary_passage
 
             passage = summary_passage(view.text, page, store.page_text(view.paper_id, page) or "")
         return Target(view.paper_id, page, passage, f"[p. {page}]")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
-from paperdesk.core.diskspace import is_disk_full
+from paperdesk.core.db.diskspace import is_disk_full
 from paperdesk.core.errors import PaperdeskError
 
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperdesk.core.progress import Progress
-from paperdesk.core.session import ResultItem
-from paperdesk.core.workflow import Availability
+from paperdesk.core.commands.session import ResultItem
+from paperdesk.core.commands.workflow import Availability
 
 PER_PAGE = 20
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.ids import is_local_id, looks_like_arxiv
-from paperdesk.core.registry import ALIASES as _ALIASES
-from paperdesk.core.registry import COMMANDS, SPECS, Arg, CommandSpec
+from paperdesk.core.commands.registry import ALIASES as _ALIASES
+from paperdesk.core.commands.registry import COMMANDS, SPECS, Arg, CommandSpec
 
 __all__ = ["COMMANDS", "SPECS", "Arg", "CommandSpec", "Command", "CommandError", "Ref", "parse", "parse_ref",
            "canonical_name", "suggest", "command_names"]
@@ -150,7 +150,7 @@ def _positive(text: str, command: str, what: str) -> int:
 def _page_and_filters(name: str, rest: str, raw: str) -> Command:
     """`list [words] [--tag ...] [--page N]`: the page in `page`, the filter options (checked here) in `text`."""
     from paperdesk.core.errors import InvalidArgumentError
-    from paperdesk.core.list_options import parse_list_options
+    from paperdesk.core.commands.list_options import parse_list_options
 
     try:
         page, options = parse_list_options(rest)

@@ -27,17 +27,17 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.commands import Command, CommandError, canonical_name, parse
-from paperdesk.core.desk_beside import BesideWork
-from paperdesk.core.crash_log import CrashLog
-from paperdesk.core.desk_store import DeskStore
-from paperdesk.core.diskspace import is_disk_full
-from paperdesk.core.library_sync import LibraryWatch
-from paperdesk.core.notes_keeper import NotesKeeper
+from paperdesk.core.commands.parse import Command, CommandError, canonical_name, parse
+from paperdesk.core.desk.beside import BesideWork
+from paperdesk.core.desk.crash_log import CrashLog
+from paperdesk.core.db.desk_store import DeskStore
+from paperdesk.core.db.diskspace import is_disk_full
+from paperdesk.core.desk.library_watch import LibraryWatch
+from paperdesk.core.desk.notes_keeper import NotesKeeper
 from paperdesk.core.errors import ArxivUnreachableError, CancelledError, PaperdeskError, UnknownPaperError
 from paperdesk.core.progress import Progress
-from paperdesk.core.session import ResultItem, Session
-from paperdesk.core.views import (
+from paperdesk.core.commands.session import ResultItem, Session
+from paperdesk.core.commands.views import (
     CommandFinished,
     CommandStarted,
     DraftView,
@@ -51,14 +51,14 @@ from paperdesk.core.views import (
     TokenStreamed,
     short_title,
 )
-from paperdesk.core.workflow import WorkflowContext, WorkflowMachine, new_workflow
+from paperdesk.core.commands.workflow import WorkflowContext, WorkflowMachine, new_workflow
 
 if TYPE_CHECKING:
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
     from paperdesk.core.llm.backend import Backend
     from paperdesk.core.search.embedder import Embedder
     from paperdesk.core.sources.arxiv import ArxivClient
-    from paperdesk.core.store import Paper
+    from paperdesk.core.db.store import Paper
 
 Listener = Callable[[Any], None]
 
@@ -83,7 +83,7 @@ class Desk(BesideWork):
         arxiv: "ArxivClient | None" = None,
         embedder: "Embedder | None" = None,
     ) -> None:
-        from paperdesk.core.library import Library
+        from paperdesk.core.library.library import Library
 
         self.settings = settings
         self.library = library or Library(settings, embedder=embedder)
@@ -570,7 +570,7 @@ class Desk(BesideWork):
 
 
 def _names_local_file(text: str) -> bool:
-    from paperdesk.core.paper_sources import parse_source
+    from paperdesk.core.commands.paper_sources import parse_source
 
     try:
         return parse_source(text).local

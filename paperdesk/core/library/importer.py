@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from paperdesk.core import bibtex
+from paperdesk.core.library import bibtex
 from paperdesk.core.errors import (
     ArxivUnreachableError,
     CancelledError,
@@ -25,13 +25,13 @@ from paperdesk.core.errors import (
     NotFoundError,
     PaperdeskError,
 )
-from paperdesk.core.library_export import CITEKEY, DOI
-from paperdesk.core.paper_meta import clean_tag
+from paperdesk.core.library.export import CITEKEY, DOI
+from paperdesk.core.db.paper_meta import clean_tag
 from paperdesk.core.progress import Progress
 
 if TYPE_CHECKING:
     from paperdesk.core.cancel import CancelToken
-    from paperdesk.core.library import Library
+    from paperdesk.core.library.library import Library
     from paperdesk.core.sources.arxiv import ArxivClient
 
 

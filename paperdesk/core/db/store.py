@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Any, Sequence
 if TYPE_CHECKING:
     import numpy as np
 
-from paperdesk.core import desk_schema, paper_meta
-from paperdesk.core.paper_meta import PaperMeta
-from paperdesk.core.drafts import Drafts, Revision
-from paperdesk.core.owned_db import OwnedDb, open_error
-from paperdesk.core.pdf_paths import full_pdf_path, relative_pdf_paths, stored_pdf_path
+from paperdesk.core.db import desk_schema
+from paperdesk.core.db import paper_meta
+from paperdesk.core.db.paper_meta import PaperMeta
+from paperdesk.core.db.drafts import Drafts, Revision
+from paperdesk.core.db.owned_db import OwnedDb, open_error
+from paperdesk.core.db.pdf_paths import full_pdf_path, relative_pdf_paths, stored_pdf_path
 from paperdesk.core.errors import StoreError, UnknownPaperError
-from paperdesk.core.schema import Migration, migrate, schema_version, script
+from paperdesk.core.db.schema import Migration, migrate, schema_version, script
 
 OWNER = "catalogue"
 # Before owners had their own versions, the whole schema was PRAGMA user_version 1-3. Such a

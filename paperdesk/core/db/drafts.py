@@ -16,11 +16,11 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.desk_schema import KINDS, STATUSES
+from paperdesk.core.db.desk_schema import KINDS, STATUSES
 from paperdesk.core.errors import PaperdeskError, UnknownPaperError
 
 if TYPE_CHECKING:
-    from paperdesk.core.store import Store
+    from paperdesk.core.db.store import Store
 
 _COLUMNS = ("d.id, d.kind, d.paper_id, d.query, r.revision, r.text, r.status, r.created, r.sources, r.feedback")
 

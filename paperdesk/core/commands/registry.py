@@ -20,16 +20,16 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Callable
 
-from paperdesk.core.guards import (
+from paperdesk.core.commands.guards import (
     FETCHABLE, MODEL_REACHABLE, NO_REVISION_PENDING, ONLINE, PLAN_ONLINE, PLAN_VALID, REVISION_PENDING,
     REPORT_SAVED, SOURCE_REACHABLE, UNSUMMARIZED, Guard,
 )
-from paperdesk.core.states import ANY, ANY_STAR, DRAFTS, PAPER_STATES, SAME, STATE_NAMES, VIEWERS
+from paperdesk.core.commands.states import ANY, ANY_STAR, DRAFTS, PAPER_STATES, SAME, STATE_NAMES, VIEWERS
 
 if TYPE_CHECKING:
-    from paperdesk.core.commands import Command
-    from paperdesk.core.desk import Desk
-    from paperdesk.core.views import Outcome
+    from paperdesk.core.commands.parse import Command
+    from paperdesk.core.desk.desk import Desk
+    from paperdesk.core.commands.views import Outcome
 
 Handler = Callable[["Desk", "Command"], "Outcome"]
 

@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from paperdesk.core.diskspace import is_disk_full
+from paperdesk.core.db.diskspace import is_disk_full
 from paperdesk.core.errors import StoreError
-from paperdesk.core.schema import Migration, migrate
+from paperdesk.core.db.schema import Migration, migrate
 
 
 def connect(path: Path) -> sqlite3.Connection:
