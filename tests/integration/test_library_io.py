@@ -169,7 +169,9 @@ def test_export_markdown_of_a_report_and_a_summary(make_desk, tmp_path, two_pape
     assert out.ok and "the saved report 'Tracking citations'" in out.message
     text = (tmp_path / "r.md").read_text()
     assert text.startswith("# Tracking citations\n\nReaders lose track of cited papers [1].")
-    assert "## References" in text and f"[1] Chang et al. {paper.title}. {paper.id}, p. 2." in text
+    year = f" ({paper.published[:4]})" if (paper.published or "")[:4].isdigit() else ""  # a local PDF's year, when found
+    assert year == " (2023)"  # the CiteSee PDF's arXiv stamp
+    assert "## References" in text and f"[1] Chang et al.{year}. {paper.title}. {paper.id}, p. 2." in text
     assert desk.run(f"export markdown summary {paper.id}").message == \
         f"export: {paper.id} has no summary yet; summarize it first"
     desk.store.drafts.add_summary_revision(paper.id, "CiteSee marks papers a reader has seen [p. 1].")

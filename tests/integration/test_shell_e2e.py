@@ -88,10 +88,13 @@ def test_find_summarize_improve_notes_save_list_open_summary(shell_env):
         "save", "list", "open 1", "summary 1", "status"]) + "\n")
     out = result.stdout
     assert result.returncode == 0, result.stderr
+    # improve stores a changed revision, or (the tiny test model's rewrite not holding up) says why and stores none
+    improved = "[summary revision 2" in out
+    assert improved or "no new revision:" in out
     for expected in ["[find: initial -> select-new]", "1. 2304.02623v1", "[summarize: select-new -> draft-summary]",
-                     "## Problem", "## Limitations", "[summary revision 1", "[summary revision 2",
+                     "## Problem", "## Limitations", "[summary revision 1",
                      "check figure 2 later", "[save: draft-summary -> summarized]",
-                     "[list: summarized -> select-view]", "page 1 of 4", "(revision 2, final)"]:
+                     "[list: summarized -> select-view]", "page 1 of 4", f"(revision {2 if improved else 1}, final)"]:
         assert expected in out, expected
     assert out.rstrip().endswith("state: select-view\nselected: none\nresults: 1\ndraft: none\nmode: agent\n"
                                 "network: online\ndialogue: 0 messages")

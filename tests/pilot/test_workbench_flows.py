@@ -47,8 +47,10 @@ async def test_find_summarize_improve_save(workbench):
         assert app.command_line.input.value == "improve "
         await pilot.press(*"mention the interviews", "enter")
         await settle(pilot)
-        assert outcomes(messages)[-1].status == "ok", outcomes(messages)[-1]
-        assert draft.view.revision == 2
+        improved = outcomes(messages)[-1]
+        assert improved.status == "ok", improved
+        # the tiny test model's rewrite may not hold up against the paper: then improve says why and stores nothing
+        assert draft.view.revision == 2 or (draft.view.revision == 1 and improved.message.startswith("no new revision:"))
 
         await pilot.press("ctrl+s")
         await settle(pilot)

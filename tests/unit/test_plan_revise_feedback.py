@@ -204,7 +204,9 @@ def test_the_direct_step_edits_still_work_through_revise(researcher):
     assert new.steps[0].parameters["query"] == "citation recommenders" and diff.changed[0][0] == 1
     new, _ = researcher.revise(plan, "add library_search citation history")
     assert (new.steps[-1].tool, new.steps[-1].parameters) == ("library_search", {"query": "citation history"})
-    new, diff = researcher.revise(plan, "move 3 1")
-    assert [s.id for s in new.steps] == [3, 1, 2] and diff.moved
+    new, diff = researcher.revise(plan, "move 2 1")
+    assert [s.id for s in new.steps] == [2, 1, 3] and diff.moved
+    with pytest.raises(PlanError, match="step 3 reads step 1"):  # the answer reads the steps before it
+        researcher.revise(plan, "move 3 1")
     with pytest.raises(PlanError, match="unknown tool 'grep'"):
         researcher.revise(plan, "step add grep x")

@@ -12,7 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Label, Markdown
 
-from paperdesk.core.agents.citation_links import citation_keys, key_of_href, link_citations
+from paperdesk.core.commands.citation_links import citation_keys, key_of_href, link_citations
 
 if TYPE_CHECKING:
     from paperdesk.core.commands.views import DraftView

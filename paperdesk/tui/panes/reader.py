@@ -295,7 +295,7 @@ class ReaderPane(Pane):
     @work(thread=True, group="reader", exclusive=True, exit_on_error=False)
     def open_citation(self, view: "DraftView", key: str) -> None:
         """Show the page a draft's citation `key` points at, with the cited passage marked."""
-        from paperdesk.core.agents.citation_links import citation_target
+        from paperdesk.core.commands.citation_links import citation_target
         from paperdesk.core.errors import PaperdeskError
 
         library = self._library()
