@@ -234,17 +234,18 @@ def backend(request):
 
 @pytest.fixture
 def workbench(request, tmp_home, arxiv, embedder):
-    """make(model=True, **env) -> a PaperDeskApp over a Desk; with model=True it generates with the real
-    default GGUF (loaded once), with model=False no model is loaded (and none can be)."""
+    """make(model=True, backend=None, **env) -> a PaperDeskApp over a Desk; with model=True it generates with the
+    real default GGUF (loaded once), with model=False no model is loaded (and none can be); `backend` replaces it."""
     from paperdesk.core.desk.desk import Desk
     from paperdesk.tui.app import PaperDeskApp
     from settings_for import NO_MODEL, SHORT_OUTPUTS, settings_for
 
     desks = []
 
-    def make(warm_up: bool = False, model: bool = True, **env):
+    def make(warm_up: bool = False, model: bool = True, backend=None, **env):
         settings = settings_for(tmp_home, arxiv.api_url, **{**SHORT_OUTPUTS, **({} if model else NO_MODEL), **env})
-        backend = request.getfixturevalue("local_backend") if model else None
+        if backend is None:  # a stand-in backend (a test of the app's own orchestration) is passed in instead
+            backend = request.getfixturevalue("local_backend") if model else None
         desk = Desk(settings, backend=backend, embedder=embedder)
         desks.append(desk)
         return PaperDeskApp(settings, desk=desk, warm_up=warm_up)

@@ -98,7 +98,12 @@ async def test_escape_interrupts_a_generation(workbench):
 
 
 async def test_a_new_command_interrupts_the_running_one_then_runs(workbench):
-    app = workbench(PAPERDESK_SUMMARY_SECTION_TOKENS="400", PAPERDESK_SUMMARY_MAP_TOKENS="400")
+    # the app's own orchestration (stop, keep the partial draft, run the next line) is the point: a stand-in
+    # model that writes slowly keeps the summary running (the real tiny model's sections end too soon to type into)
+    from fake_llm import FakeLLM
+
+    slow = FakeLLM("Expository writing summarizes sources and adds new knowledge to them [p. 1]. " * 8, delay=0.05)
+    app = workbench(backend=slow, PAPERDESK_SUMMARY_SECTION_TOKENS="400", PAPERDESK_SUMMARY_MAP_TOKENS="400")
     messages = []
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
         await start_a_long_summary(pilot, messages)
