@@ -116,3 +116,26 @@ def test_the_streamed_text_is_the_checked_text(beyond):
     pages = [int(m.group(1)) for m in CITATION.finditer(text)]
     assert len(pages) == 2 and all(1 <= p <= 4 for p in pages)
     assert gate.leaks == 1
+
+
+def test_a_sentence_that_splits_once_its_marker_is_lifted_is_counted_as_the_text_reads(beyond):
+    """"A.[p. 1] B." is one piece to the stream but two sentences in the text: each is checked and cited."""
+    from paperdesk.core.agents import quality
+
+    out = SectionGrounding("")
+    text = beyond.ground_sentence("The authors argue that AI support for expository writing is understudied.[p. 1] "
+                                  "Expository writing combines summaries of source documents with new insights.",
+                                  out)
+    assert text is not None
+    cited, total, _ = quality.summary_grounding(text)
+    assert (cited, total) == (out.cited, out.sentences) == (2, 2), text
+
+
+def test_a_quoted_sentence_is_one_sentence_whatever_abbreviations_it_holds():
+    """The extractive quotes keep "et al. (2022)" and "Sec. 3" inside one sentence; the cited share counts them so."""
+    from paperdesk.core.agents import extractive, quality
+
+    body = extractive.render([("Lo et al. (2023) describe the toolkit as in Sec. 3 of their paper.", 2, 2),
+                              ("The models are integrated into standard interfaces for documents.", 4, 4)])
+    text = f"# T\n\n## Problem\n{body}\n\n## Method\nThe toolkit parses papers [p. 1]. It runs fast."
+    assert quality.summary_grounding(text) == (3, 4, ["Problem"])

@@ -95,9 +95,18 @@ class PageGrounder:
         page supports the sentence; otherwise the best supporting chunk's page
         is cited. Whatever no chunk supports is dropped, and `out` says why.
         """
-        out.sentences += 1
         bare = CITATION.sub("", debris(sentence))
         bare = re.sub(r"\s+([.,;:!?])", r"\1", bare).strip()
+        parts = split_sentences(bare)
+        if len(parts) > 1:
+            # "Foo.[p. 3] Bar." reads as one sentence until its marker is lifted out, and then as two: each
+            # is checked (with the model's markers) and cited on its own, so the text's sentences are the
+            # sentences counted.
+            marks = " ".join(m.group(0) for m in CITATION.finditer(sentence))
+            done = [self.ground_sentence(f"{part} {marks}".strip(), out) for part in parts]
+            kept = [d for d in done if d]
+            return " ".join(kept) if kept else None
+        out.sentences += 1
         if not words(bare) or not self.chunks:
             out.unsupported += 1
             out.dropped.append((bare, "no source"))

@@ -167,12 +167,19 @@ def summary_grounding(markdown: str) -> tuple[int, int, list[str]]:
     cited = total = 0
     extractive: list[str] = []
     heading = ""
+    quoting = False  # in an extractive section each bullet is one quoted sentence, "et al. (2022)" included
     for line in markdown.splitlines():
         if line.startswith("#"):
             heading = line.lstrip("#").strip()
+            quoting = False
             continue
         if line.startswith(EXTRACTIVE_MARK):
             extractive.append(heading)
+            quoting = True
+            continue
+        if quoting and line.startswith("- “"):
+            total += 1
+            cited += bool(CITATION.search(line))
             continue
         for sentence in split_sentences(line):
             if words(sentence):
