@@ -54,6 +54,8 @@ def add_parser(sub: Any) -> None:
     p = bench_sub.add_parser("plan", help="research planner: valid-plan rate, share by model, acceptable share, time")
     p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the dev set")
     p.add_argument("--no-model", action="store_true", help="rules only (the fallback's own figures)")
+    p.add_argument("--models", help="comma-separated catalogue names or GGUF paths, each planning alone "
+                                    "(default: the structure model alone, then with the writer's fallback)")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("research", help="plan, per-step, synthesis, total time of a 3-step plan; cancel latency")
     p.add_argument("--library", help="data dir of a library holding the 4 fixture papers (default: a new temp one)")

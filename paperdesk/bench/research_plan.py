@@ -62,32 +62,86 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [] if value is None else [value]
 
 
+def _load(path: Path, settings: Settings) -> Any:
+    from paperdesk.core.llm.local import LocalBackend
+
+    backend = LocalBackend(path, n_ctx=2048, n_threads=settings["llm.n_threads"])
+    load = time.perf_counter()
+    backend.llama()  # loaded outside the timings, as a running app holds it
+    note(f"model {path.stem} loaded in {time.perf_counter() - load:.1f} s")
+    return backend
+
+
+def setups(args: argparse.Namespace, settings: Settings) -> list[tuple[str, Any, Any]]:
+    """(label, structure backend, writer fallback backend) per planner setting the run compares.
+
+    Without --models: the configured structure model alone, then with the writer model's fallback (what
+    research runs). With --models a,b: each model (catalogue name or GGUF path) planning alone.
+    """
+    if args.no_model:
+        return []
+    from paperdesk.core.llm.models import resolve_gguf, resolve_writer
+
+    if args.models:
+        out = []
+        for name in [m.strip() for m in args.models.split(",") if m.strip()]:
+            out.append((name, _load(resolve_gguf(name, settings, "--models"), settings), None))
+        return out
+    path = planner_model_path(settings)
+    writer_path = resolve_writer(settings).path
+    structure = _load(path, settings) if path is not None else None
+    writer = _load(writer_path, settings) if writer_path != path else None
+    out = []
+    if structure is not None:
+        out.append((f"{path.stem} alone", structure, None))
+    if writer is not None:
+        out.append((f"{path.stem if path else '(none)'} + writer {writer_path.stem}", structure, writer))
+    return out
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     questions = load_dev_set()
     if args.limit and args.limit < len(questions):  # spread over the set, so every pattern is sampled
         questions = [questions[int(i * len(questions) / args.limit)] for i in range(args.limit)]
-    backend, name = None, "none"
-    if not args.no_model:
-        path = planner_model_path(settings)
-        if path is not None:
-            from paperdesk.core.llm.local import LocalBackend
-
-            backend, name = LocalBackend(path, n_ctx=2048, n_threads=settings["llm.n_threads"]), path.stem
-            load = time.perf_counter()
-            backend.llama()  # loaded outside the timings, as a running app holds it
-            note(f"planner model {name} loaded in {time.perf_counter() - load:.1f} s")
     offline = settings["offline"]
-    planner = Planner(backend, name, offline=offline, max_steps=settings["research.max_steps"],
-                      timeout=settings["research.plan_timeout"])
     rules = Planner(None, offline=offline, max_steps=settings["research.max_steps"])
-    rows, times, rule_times = [], [], []
+    rule_times = []
+    for label in questions:
+        start = time.perf_counter()
+        rules.plan(label["question"])
+        rule_times.append(time.perf_counter() - start)
+    runs = [_measure(label, Planner(structure, label.split(" ")[0], offline=offline,
+                                    max_steps=settings["research.max_steps"],
+                                    timeout=settings["research.plan_timeout"], writer=writer,
+                                    writer_name=getattr(getattr(writer, "model_path", None), "stem", "")),
+                     questions, offline)
+            for label, structure, writer in setups(args, settings) or [("rules", None, None)]]
+    report = {"questions": len(questions), "plan_timeout_s": settings["research.plan_timeout"],
+              "median_rules_only_s": statistics.median(rule_times), "settings": runs}
+    first = runs[0]  # the older single-setting keys, for scripts that read them
+    report.update({k: first[k] for k in ("planner_model", "valid_plan_rate", "share_by_model", "share_acceptable",
+                                         "share_acceptable_of_model_plans", "median_plan_s", "p95_plan_s", "rows")})
+    lines = [f"{len(questions)} questions (research.plan_timeout {settings['research.plan_timeout']:g} s; "
+             f"rules alone: median {report['median_rules_only_s'] * 1000:.2f} ms)",
+             f"{'planner':<48} {'valid':>6} {'model':>6} {'acceptable':>10} {'model ok':>9} {'median':>7} {'p95':>6}"]
+    for r in runs:
+        model_ok = r["share_acceptable_of_model_plans"]
+        lines.append(f"{r['planner_model'][:48]:<48} {r['valid_plan_rate']:>6.0%} {r['share_by_model']:>6.0%} "
+                     f"{r['share_acceptable']:>10.0%} {'-' if model_ok is None else f'{model_ok:.0%}':>9} "
+                     f"{r['median_plan_s']:>6.2f}s {r['p95_plan_s']:>5.2f}s")
+    for r in runs:
+        lines += [f"  {r['planner_model'][:30]}: not acceptable: {row['question'][:60]} ({row['made_by']}: "
+                  f"{row['why_not']})" for row in r["rows"] if not row["acceptable"]]
+    emit(report, args.json, lines)
+    return 0
+
+
+def _measure(name: str, planner: Planner, questions: list[dict[str, Any]], offline: bool) -> dict[str, Any]:
+    rows, times = [], []
     for i, label in enumerate(questions, start=1):
         start = time.perf_counter()
         plan = planner.plan(label["question"])
         times.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        rules.plan(label["question"])
-        rule_times.append(time.perf_counter() - start)
         try:
             validate(plan, offline=offline)
             valid = True
@@ -97,29 +151,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         rows.append({"question": label["question"], "made_by": plan.made_by, "valid": valid, "acceptable": ok,
                      "why_not": why, "tools": [s.tool for s in plan.steps], "seconds": round(times[-1], 3),
                      "pattern_label": label["pattern"], "pattern_rules": pattern_of(label["question"])})
-        note(f"{i}/{len(questions)} {times[-1]:.1f} s {plan.made_by:<24} {'ok ' if ok else 'NO '} {label['question'][:50]}")
+        note(f"{name[:24]} {i}/{len(questions)} {times[-1]:.1f} s {plan.made_by:<24} {'ok ' if ok else 'NO '} "
+             f"{label['question'][:50]}")
     n = len(rows)
     by_model = sum(r["made_by"].startswith("model:") for r in rows)
     model_ok = sum(r["acceptable"] for r in rows if r["made_by"].startswith("model:"))
-    report = {
-        "questions": n, "planner_model": name, "plan_timeout_s": settings["research.plan_timeout"],
-        "valid_plan_rate": sum(r["valid"] for r in rows) / n,
-        "share_by_model": by_model / n,
-        "share_acceptable": sum(r["acceptable"] for r in rows) / n,
-        "share_acceptable_of_model_plans": model_ok / by_model if by_model else None,
-        "median_plan_s": statistics.median(times), "p95_plan_s": sorted(times)[int(0.95 * (n - 1))],
-        "median_rules_only_s": statistics.median(rule_times),
-        "rows": rows,
-    }
-    lines = [
-        f"{n} questions, planner model: {name} (research.plan_timeout {settings['research.plan_timeout']:g} s)",
-        f"valid plans {report['valid_plan_rate']:.0%}   made by the model {report['share_by_model']:.0%}   "
-        f"acceptable {report['share_acceptable']:.0%}"
-        + (f" (model plans: {report['share_acceptable_of_model_plans']:.0%})" if by_model else ""),
-        f"planning time median {report['median_plan_s']:.2f} s   p95 {report['p95_plan_s']:.2f} s   "
-        f"(rules alone: median {report['median_rules_only_s'] * 1000:.2f} ms)",
-    ]
-    lines += [f"  not acceptable: {r['question'][:60]} ({r['made_by']}: {r['why_not']})"
-              for r in rows if not r["acceptable"]]
-    emit(report, args.json, lines)
-    return 0
+    return {"planner_model": name, "valid_plan_rate": sum(r["valid"] for r in rows) / n,
+            "share_by_model": by_model / n, "share_acceptable": sum(r["acceptable"] for r in rows) / n,
+            "share_acceptable_of_model_plans": model_ok / by_model if by_model else None,
+            "median_plan_s": statistics.median(times), "p95_plan_s": sorted(times)[int(0.95 * (n - 1))],
+            "rows": rows}

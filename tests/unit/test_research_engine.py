@@ -211,6 +211,25 @@ def test_planner_retries_once_then_falls_back_to_rules(text, reason):
     assert llm.requests[0].seed != llm.requests[1].seed
 
 
+def test_the_writer_model_plans_when_the_structure_models_plans_fail_their_checks():
+    structure = FakeLLM(json.dumps({"steps": [{"tool": "library_search", "query": "image segmentation"}]}))
+    writer = FakeLLM(GOOD)
+    plan = Planner(structure, "fake-structure", writer=writer, writer_name="fake-writer").plan(
+        "How do readers use citations?")
+    assert len(structure.requests) == 2 and len(writer.requests) == 1
+    assert plan.made_by == "model:fake-writer"
+    assert any("copied an example" in n and "writer model fake-writer" in n for n in plan.notes)
+
+
+def test_the_rules_plan_when_the_writer_model_fails_too_and_one_model_is_not_asked_twice():
+    bad = FakeLLM("not a plan")
+    plan = Planner(bad, "fake", writer=bad).plan("How do readers use citations?")
+    assert plan.made_by == "rules" and len(bad.requests) == 2  # the same model as writer: no third try
+    writer = FakeLLM("still not a plan")
+    plan = Planner(FakeLLM("not a plan"), "fake", writer=writer).plan("How do readers use citations?")
+    assert plan.made_by == "rules" and len(writer.requests) == 1
+
+
 def test_planner_offline_offers_no_online_tool_and_rejects_one():
     llm = FakeLLM(json.dumps({"steps": [{"tool": "arxiv_search", "query": "citations"}]}))
     plan = Planner(llm, "fake", offline=True).plan("new work on citations?")

@@ -156,8 +156,13 @@ class Planner:
     """plan(question) -> a valid Plan that records who made it; never raises for a non-empty question."""
 
     def __init__(self, backend: Backend | None, model_name: str = "", offline: bool = False,
-                 max_steps: int = 8, max_iterations: int = 20, timeout: float = 0.0) -> None:
+                 max_steps: int = 8, max_iterations: int = 20, timeout: float = 0.0,
+                 writer: Backend | None = None, writer_name: str = "") -> None:
         self.backend = backend
+        # The writer model gets one try when the structure model's plans fail their checks (a larger
+        # model copies the examples less); the same model twice would fail the same way.
+        self.writer = writer if writer is not backend else None
+        self.writer_name = writer_name or getattr(writer, "name", "writer")
         self.timeout = timeout  # seconds the model may take per attempt (0: no limit); then rules plan
         self.model_name = model_name or getattr(backend, "name", "model")
         self.offline = offline
@@ -171,30 +176,34 @@ class Planner:
         start = time.perf_counter()
         reasons: list[str] = []
         tools = tuple(t for t in MODEL_TOOLS if not (self.offline and t == "arxiv_search"))
-        if use_model and self.backend is not None:
-            for seed in (1, 2):
-                try:
-                    plan = self._model_plan(question, tools, dialogue, seed, cancel)
-                    plan.notes.append(f"planned in {time.perf_counter() - start:.1f} s")
-                    return plan
-                except CancelledError:
-                    raise
-                except _TooSlow as exc:  # a second try would be as slow: the rules answer at once
-                    reasons.append(str(exc))
-                    break
-                except (PaperdeskError, ValueError, KeyError, TypeError) as exc:
-                    reasons.append(" ".join(str(exc).split())[:160])
+        tries = [(self.backend, self.model_name, seed) for seed in (1, 2)] + [(self.writer, self.writer_name, 1)]
+        for backend, name, seed in tries if use_model else []:
+            if backend is None:
+                continue
+            try:
+                plan = self._model_plan(backend, name, question, tools, dialogue, seed, cancel)
+                if reasons:
+                    plan.notes.append(f"the structure model's plan was rejected ({reasons[-1]}); "
+                                      f"the writer model {name} made this one")
+                plan.notes.append(f"planned in {time.perf_counter() - start:.1f} s")
+                return plan
+            except CancelledError:
+                raise
+            except _TooSlow as exc:  # another try would be as slow: the rules answer at once
+                reasons.append(str(exc))
+                break
+            except (PaperdeskError, ValueError, KeyError, TypeError) as exc:
+                reasons.append(" ".join(str(exc).split())[:160])
         plan = self._rules(question)
         if reasons:
             plan.notes.append(f"model plan rejected ({reasons[-1]}); rules made this one")
         plan.notes.append(f"planned in {time.perf_counter() - start:.1f} s")
         return plan
 
-    def _model_plan(self, question: str, tools: tuple[str, ...], dialogue: str, seed: int,
-                    cancel: CancelToken | None) -> Plan:
-        assert self.backend is not None
+    def _model_plan(self, backend: Backend, name: str, question: str, tools: tuple[str, ...], dialogue: str,
+                    seed: int, cancel: CancelToken | None) -> Plan:
         token = _Deadline(cancel, self.timeout)
-        result = generate(self.backend, request(self.backend, question, tools, dialogue, seed), cancel=token)
+        result = generate(backend, request(backend, question, tools, dialogue, seed), cancel=token)
         if cancel is not None and cancel.cancelled:
             raise CancelledError("cancelled")
         if result.cancelled:
@@ -204,7 +213,7 @@ class Planner:
         except json.JSONDecodeError as exc:
             raise PlanError(f"the model's plan is not JSON ({exc.msg})") from None
         plan = from_compact(question, list(data.get("steps") or []), self.offline, **self.limits)
-        plan.made_by = f"model:{self.model_name}"
+        plan.made_by = f"model:{name}"
         return plan
 
     def _rules(self, question: str) -> Plan:

@@ -55,6 +55,11 @@ class ResearchResult:
                 "unanswered": self.unanswered, "fallback": self.fallback}
 
 
+def _model_name(backend: Backend | None) -> str:
+    """A backend's GGUF stem ("qwen2.5-coder-1.5b-instruct"), else "writer" (a remote endpoint)."""
+    return getattr(getattr(backend, "model_path", None), "stem", "") or "writer"
+
+
 class Researcher:
     """Headless multi-step research; every call takes an optional dialogue text for its prompts."""
 
@@ -69,7 +74,8 @@ class Researcher:
         s = self.settings
         self.limits = {"max_steps": s["research.max_steps"], "max_iterations": s["research.max_iterations"]}
         self.planner = Planner(backends.planner, backends.planner_name, s["offline"], **self.limits,
-                               timeout=s["research.plan_timeout"])
+                               timeout=s["research.plan_timeout"], writer=backends.writer,
+                               writer_name=_model_name(backends.writer))
         self._executor: Executor | None = None
 
     # -- planning -------------------------------------------------------------------------
