@@ -13,11 +13,14 @@ from pathlib import Path
 import pytest
 
 from fake_llm import FakeLLM, ScriptedFakeLLM
+from paperdesk.core.cancel import CancelToken
 from paperdesk.core.config import load_settings
 from paperdesk.core.research import Backends, Researcher, Tracker
+from paperdesk.core.research.engine import Execution
 from paperdesk.core.research.planner import Planner
 from paperdesk.core.research.rules import rule_plan
 from paperdesk.core.research.synthesizer import counts_line
+from paperdesk.core.research.tracker import WHOLE
 
 QUESTION = "How does CiteSee show citations?"
 
@@ -164,17 +167,18 @@ def test_a_resumed_run_keeps_its_extra_calls(tmp_path):
     r, _ = researcher(tmp_path, model, tools)
     plan = rule_plan(QUESTION)
     run_id = r.tracker.new_run(plan, "")
-    executor = r._executor_for(None, __import__("paperdesk.core.cancel", fromlist=["CancelToken"]).CancelToken())
-    from paperdesk.core.research.engine import Execution
-
+    executor = r._executor_for(None, CancelToken())
     out = Execution()
     loop = r._loop(run_id, plan, executor, out, executor.cancel)
-    loop.after_step(run_id, plan.steps[0], out)  # as if killed after the loop's call
+    r.tracker.ensure_task(run_id, 1, WHOLE, None, plan.steps[0].output_key)
+    executor._run_task(run_id, plan.steps[0], WHOLE, plan.steps[0].parameters, out)
+    loop.after_step(run_id, plan.steps[0], out)  # step 1 and the loop's call ran; then the process was killed
     again = Researcher(None, Backends(FakeLLM(), ScriptedFakeLLM([choice("done", why="resumed")])), r.tracker,
                        settings=r.settings, tools=tools.table())
     result = again.resume(run_id)
     assert result.trace[0].tool == "library_search" and result.trace[0].status == "COMPLETED"
     assert tools.answer_inputs[-1] == ["passages_1", "extra_1"]
+    assert [c[0] for c in tools.calls] == ["library_search", "library_search", "answer"]  # nothing ran twice
 
 
 # -- a cap that drops sub-questions says so -------------------------------------------------------
