@@ -35,7 +35,7 @@ from paperdesk.core.research.tracker import WHOLE, Tracker
 EXTRA_BASE = 2000  # step ids of the loop's calls: 2000 + n (the check's are 1000 + n)
 LOOP_TOOLS = ("library_search", "read_paper", "arxiv_search")
 DECISION_TOKENS = 64  # one decision: a short JSON object
-QUERY_CHARS, WHY_CHARS = 60, 80
+QUERY_CHARS, WHY_CHARS = 60, 60
 
 
 @dataclass
@@ -161,7 +161,7 @@ class AgentLoop:
         except CancelledError:
             raise
         except Exception as exc:  # a model failure ends the loop, never the run
-            return TraceEntry(step.id, "done", why=f"the model failed ({_one_line(exc)})", by="check")
+            return TraceEntry(step.id, "done", why=f"the model failed ({_one_line(exc)}); treated as done", by="check")
         return self._check(step, raw, out)
 
     def _limit(self) -> str:
