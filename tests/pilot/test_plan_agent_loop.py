@@ -43,7 +43,7 @@ async def test_the_plan_pane_shows_each_call_the_loop_chose_and_its_done(workben
         finished = desk_events(messages, CommandFinished)[-1].outcome
         assert finished.ok and "2 agent calls" in finished.message, finished.message
         live = [e.view.trace for e in desk_events(messages, PlanUpdated) if e.view.trace]
-        assert list(dict.fromkeys(len(t) for t in live)) == [1, 2, 3]  # a line as each decision is made, while the run goes on
+        assert list(dict.fromkeys(len(t) for t in live)) == [1, 2, 3]  # a line per decision, as the run goes
         pane = app.main.query_one(PlanPane)
         assert len(pane.view.trace) == 3  # kept once the run has finished
         body = str(pane.query_one("#plan-body").render())

@@ -12,6 +12,7 @@ from paperdesk.core.errors import CancelledError, PaperdeskError
 from paperdesk.core.library.library import Library
 from paperdesk.core.llm.backend import Backend
 from paperdesk.core.research import plan_edit
+from paperdesk.core.research.agent_loop import EXTRA_BASE, AgentLoop
 from paperdesk.core.research.engine import CHECK_BASE, Event, EventSink, Execution, Executor, reformulate
 from paperdesk.core.research.plan import COMPLETED, FAILED, Plan, PlanError, validate
 from paperdesk.core.research.planner import Planner
@@ -212,10 +213,8 @@ class Researcher:
         return ResearchResult(run_id, plan, report.text, report.citations, report.sources, steps, timings, unanswered,
                               calls=executor.calls, trace=list(loop.trace))
 
-    def _loop(self, run_id: int, plan: Plan, executor: Executor, out: Execution, cancel: CancelToken) -> Any:
+    def _loop(self, run_id: int, plan: Plan, executor: Executor, out: Execution, cancel: CancelToken) -> AgentLoop:
         """The bounded agent loop (agent_loop.py) hooked after each step; a resumed run keeps its calls."""
-        from paperdesk.core.research.agent_loop import AgentLoop
-
         loop = AgentLoop(self.backends.planner or self.backends.writer, self.settings, plan, self.tracker, executor,
                          cancel)
         loop.restore(run_id, out)
@@ -277,10 +276,9 @@ class Researcher:
         return place
 
     def _steps(self, run_id: int, plan: Plan) -> list[dict[str, Any]]:
-        from paperdesk.core.research.agent_loop import EXTRA_BASE
-
         tools = {s.id: s.tool for s in plan.steps}
-        return [{"id": t.step_id, "tool": tools.get(t.step_id, "agent" if t.step_id >= EXTRA_BASE else "check"), "status": t.status,
+        return [{"id": t.step_id, "tool": tools.get(t.step_id, "agent" if t.step_id >= EXTRA_BASE else "check"),
+                 "status": t.status,
                  "seconds": round(t.seconds, 3) if t.seconds is not None else None, "error": t.error,
                  "attempts": t.attempts}
                 for t in self.tracker.tasks(run_id) if t.iteration == WHOLE]
