@@ -39,3 +39,23 @@ class FakeLLM:
             self.started.set()
             yield (word if i == 0 else " " + word), None
         yield "", "stop"
+
+
+class ScriptedFakeLLM(FakeLLM):
+    """A FAKE model that answers each request with the next of its scripted replies (the last one repeats).
+
+    For tests of the agent loop's orchestration: what the loop does with a choice, not how a model makes it.
+    """
+
+    name = "scripted-fake-llm"
+
+    def __init__(self, replies: list[str]) -> None:
+        super().__init__(replies[0] if replies else "")
+        self.replies = list(replies)
+
+    def stream(self, request: GenerationRequest, cancel=None) -> Iterator[tuple[str, str | None]]:
+        self.requests.append(request)
+        reply = self.replies[min(len(self.requests) - 1, len(self.replies) - 1)]
+        for i, word in enumerate(reply.split(" ")):  # a token a word, so token limits count something
+            yield (word if i == 0 else " " + word), None
+        yield "", "stop"

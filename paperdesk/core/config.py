@@ -69,6 +69,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "research.run_timeout": (0, 86_400 * 7),
     "research.step_tokens": (1, 32_768),
     "research.plan_timeout": (0, 86_400),
+    "research.max_extra_calls": (0, 50),
 }
 
 
@@ -154,6 +155,8 @@ KEYS: tuple[Key, ...] = (
     Key("reader.pdf_viewer", str, "", hint="command that opens a PDF at a page, e.g. \"zathura --page={page} {file}\" "
                                            "(default: the desktop's PDF viewer, xdg-open or open)"),
     Key("research.plan_timeout", float, 15.0, lambda v: v >= 0, "seconds the planner model may take; then rules"),
+    Key("research.max_extra_calls", int, 2, lambda v: v >= 0,
+        "tool calls the agent loop may add to a run after its plan's steps; 0 = off"),
 )
 KEYS_BY_NAME = {k.name: k for k in KEYS}
 KEYMAP_PREFIX = "keymap."

@@ -154,6 +154,7 @@ class PlanView:
     mode: str = "plan"
     toml: str = ""  # set by `plan edit` without a text: the plan to edit
     streaming: bool = False  # steps are still arriving
+    trace: list[str] = field(default_factory=list)  # the agent loop's decisions in a run, one line each
 
     @property
     def pending(self) -> bool:

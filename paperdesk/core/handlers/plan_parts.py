@@ -71,8 +71,10 @@ def _dialogue(desk: "Desk") -> str:
 
 
 def plan_view(desk: "Desk", plan: Plan, pending: Plan | None = None, statuses: dict[int, tuple] | None = None,
-              run_id: int | None = None, toml: str = "", streaming: bool = False, upto: int | None = None) -> PlanView:
-    """The plan as the faces show it; `statuses` (step id -> (status, seconds, error)) from a run."""
+              run_id: int | None = None, toml: str = "", streaming: bool = False, upto: int | None = None,
+              trace: list[str] | None = None) -> PlanView:
+    """The plan as the faces show it; `statuses` (step id -> (status, seconds, error)) from a run, `trace` the
+    agent loop's decisions in it."""
     if statuses is None and run_id is not None:
         statuses = {t.step_id: (t.status, t.seconds, t.error or "")
                     for t in tracker(desk).tasks(run_id) if t.iteration == -1}
@@ -84,4 +86,4 @@ def plan_view(desk: "Desk", plan: Plan, pending: Plan | None = None, statuses: d
     diff = plan_edit.diff(plan, pending).lines() if pending is not None else []
     problem = plan_facts(desk)[1] if desk.session.plan == plan.to_json() else None
     return PlanView(plan.query, plan.made_by, rows, diff, problem or "", list(plan.notes), run_id,
-                    desk.session.mode, toml, streaming)
+                    desk.session.mode, toml, streaming, list(trace or []))

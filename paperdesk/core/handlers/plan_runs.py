@@ -15,7 +15,7 @@ from paperdesk.core.errors import CancelledError
 from paperdesk.core.handlers.plan_parts import _dialogue, plan_view, researcher, tracker
 from paperdesk.core.progress import Progress
 from paperdesk.core.research.plan import COMPLETED, FAILED, IN_PROGRESS, SKIPPED, Plan
-from paperdesk.core.research.synthesizer import step_counts
+from paperdesk.core.research.synthesizer import counts_line
 from paperdesk.core.commands.session import DraftRef, ResultItem
 from paperdesk.core.commands.views import AgentActed, Outcome, PlanUpdated, ProgressUpdated
 
@@ -76,6 +76,11 @@ class _Progress:
         self.on_token: Any = None
         self.running: int | None = None  # the step now running (its answer's words are counted)
         self.words = 0
+        self.trace: list[str] = []  # the agent loop's decisions, shown under the steps
+
+    def view(self) -> Any:
+        assert self.plan is not None
+        return plan_view(self.desk, self.plan, statuses=dict(self.statuses), trace=self.trace)
 
     def __call__(self, event: Any) -> None:
         desk = self.desk
@@ -92,12 +97,18 @@ class _Progress:
                                                    f"writing, {self.words} tokens", done, len(self.plan.steps),
                                                    "steps")))
             return
+        if event.kind == "loop":  # the agent loop chose a call, or done, or a limit stopped it
+            if event.status != IN_PROGRESS:  # a call starting is progress, not a decision
+                self.trace.append(event.message)
+            if self.plan is not None:
+                desk.emit(PlanUpdated(self.view(), event.message))
+            return
         if event.kind == "step_start":
             self.running, self.words = event.step_id, 0
         status = _STATUS_OF.get(event.kind)
         if status is None or self.plan is None or event.step_id is None or event.iteration != -1:
             if event.message:
-                desk.emit(PlanUpdated(plan_view(desk, self.plan, statuses=dict(self.statuses)), event.message)
+                desk.emit(PlanUpdated(self.view(), event.message)
                           if self.plan else ProgressUpdated(Progress(event.message[:60], 0, None)))
             return
         self.statuses[event.step_id] = (status, event.seconds, event.message if status == FAILED else "")
@@ -107,7 +118,7 @@ class _Progress:
         word = _WORDS[status] + (f" in {event.seconds:.1f} s" if event.seconds is not None else "")
         line = f"step {event.step_id}/{total} {tool}: {word}"
         desk.emit(ProgressUpdated(Progress(f"research {line}", done, total, "steps")))
-        desk.emit(PlanUpdated(plan_view(desk, self.plan, statuses=dict(self.statuses)), line))
+        desk.emit(PlanUpdated(self.view(), line))
 
 
 def _finish(desk: "Desk", command: Command, result: "ResearchResult", progress: _Progress) -> Outcome:
@@ -129,11 +140,12 @@ def _finish(desk: "Desk", command: Command, result: "ResearchResult", progress: 
     desk.transition(command, count=len(s.results))
     desk.publish_results()
     if result.run_id is not None:
-        desk.emit(PlanUpdated(plan_view(desk, result.plan, run_id=result.run_id), "research finished"))
-    planned, checks = step_counts(result.plan, result.steps)
-    also = f" and {checks} check search(es)" if checks else ""
-    note = (f"revision {revision.revision}; {planned} step(s){also}, cites {len(result.citations)} passage(s)"
-            f" in {result.timings.get('total_s', 0.0):.1f} s")
+        desk.emit(PlanUpdated(plan_view(desk, result.plan, run_id=result.run_id,
+                                        trace=[t.line() for t in result.trace]), "research finished"))
+    note = (f"revision {revision.revision}; {counts_line(result.plan, result.steps)}; cites "
+            f"{len(result.citations)} passage(s) in {result.timings.get('total_s', 0.0):.1f} s")
+    if result.plan.dropped:
+        note += f"; dropped: {'; '.join(d['question'] for d in result.plan.dropped)}"
     if result.unanswered:
         note += f"; unanswered: {'; '.join(result.unanswered)}"
     if result.fallback:

@@ -63,6 +63,10 @@ class Execution:
     skipped: dict[int, str] = field(default_factory=dict)
     seconds: dict[int, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    extra_inputs: list[str] = field(default_factory=list)  # the agent loop's calls' keys, read by later answers
+
+
+StepHook = Callable[[int, Step, Execution], None]
 
 
 class Executor:
@@ -81,13 +85,16 @@ class Executor:
         self.cancel = cancel or CancelToken()
         self.inflight: threading.Thread | None = None
         self.calls = 0  # tool calls made, so tests can see a resume repeats nothing
+        self.after_step: StepHook | None = None  # the agent loop: may make more calls after a step ran
+        self.iterations_left = max_iterations  # research.max_iterations, shared by iterated steps and the loop
+        self.deadline = time.monotonic() + run_timeout  # research.run_timeout, set again by each execute
 
     # -- the loop -------------------------------------------------------------------------
 
     def execute(self, run_id: int, plan: Plan, into: Execution | None = None) -> Execution:
         out = into or Execution()
-        deadline = time.monotonic() + self.run_timeout
-        iterations_left = self.max_iterations
+        self.deadline = deadline = time.monotonic() + self.run_timeout
+        self.iterations_left = self.max_iterations
         by_id = {s.id: s for s in plan.steps}
         for step in order(plan):
             self.cancel.raise_if_cancelled()
@@ -106,10 +113,20 @@ class Executor:
                 self._skip(run_id, step, out, f"the run passed its {self.run_timeout:g} s limit")
                 continue
             if step.iterate_over:
-                iterations_left = self._iterate(run_id, step, out, iterations_left)
+                self.iterations_left = self._iterate(run_id, step, out, self.iterations_left)
             else:
-                self._run_task(run_id, step, WHOLE, step.parameters, out)
+                self._run_task(run_id, step, WHOLE, self._with_extra(step, out), out)
+            if self.after_step is not None:
+                self.after_step(run_id, step, out)
         return out
+
+    @staticmethod
+    def _with_extra(step: Step, out: Execution) -> dict[str, Any]:
+        """An answer step's parameters with the passages the agent loop's extra calls found added to its inputs."""
+        inputs = _as_list(step.parameters.get("inputs"))
+        if step.tool != "answer" or not inputs or not out.extra_inputs:
+            return step.parameters
+        return {**step.parameters, "inputs": inputs + [k for k in out.extra_inputs if k not in inputs]}
 
     def _missing_inputs(self, plan: Plan, step: Step, out: Execution, by_id: dict[int, Step]) -> str:
         """Why the step cannot run (every step it reads from failed), or '' when it can."""

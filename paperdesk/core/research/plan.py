@@ -94,10 +94,14 @@ class Plan:
     status: str = PENDING
     made_by: str = "rules"  # "model:<name>", "rules", "user", "fallback"
     notes: list[str] = field(default_factory=list)
+    dropped: list[dict[str, str]] = field(default_factory=list)  # {"question", "why"}: sub-questions a cap left out
 
     def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "status": self.status, "made_by": self.made_by, "notes": list(self.notes),
+        data = {"query": self.query, "status": self.status, "made_by": self.made_by, "notes": list(self.notes),
                 "steps": [s.to_json() for s in self.steps]}
+        if self.dropped:  # only then, so plans stored before keep their JSON
+            data["dropped"] = [dict(d) for d in self.dropped]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | str) -> "Plan":
@@ -108,8 +112,11 @@ class Plan:
                 raise PlanError(f"the plan is not valid JSON ({exc.msg} at character {exc.pos})") from None
         if not isinstance(data, dict) or not isinstance(data.get("steps"), list):
             raise PlanError("a plan needs a query and a list of steps")
+        dropped = [{"question": str(d.get("question", "")), "why": str(d.get("why", ""))}
+                   for d in data.get("dropped") or [] if isinstance(d, dict)]
         return cls(str(data.get("query", "")), [Step.from_json(s) for s in data["steps"]],
-                   str(data.get("status", PENDING)), str(data.get("made_by", "user")), list(data.get("notes") or []))
+                   str(data.get("status", PENDING)), str(data.get("made_by", "user")), list(data.get("notes") or []),
+                   dropped)
 
     def copy(self) -> "Plan":
         return copy.deepcopy(self)

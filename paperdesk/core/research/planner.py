@@ -219,8 +219,22 @@ class Planner:
     def _rules(self, question: str) -> Plan:
         try:
             return rule_plan(question, offline=self.offline, **self.limits)
-        except PlanError:  # a tight research.max_steps: the smallest plan that still answers
+        except PlanError:  # a tight research.max_steps: the sub-questions that fit, and what was dropped
+            from paperdesk.core.research import caps
+
+            try:
+                full = rule_plan(question, offline=self.offline, **{**self.limits, "max_steps": 100})
+            except PlanError:
+                full = None
+            cut = caps.fit(full, self.limits["max_steps"]) if full is not None else None
+            if cut is not None:
+                validate(cut, offline=self.offline, **self.limits)
+                return cut
             plan = Plan(question, [Step(1, "answer the question", "answer", {"question": question}, "answer_1")],
                         made_by="rules")
+            if full is not None:  # the smallest plan that still answers; it says what it leaves out
+                plan.dropped = caps.dropped_for_minimal(full, self.limits["max_steps"])
+                if plan.dropped:
+                    plan.notes.append(caps.dropped_note(plan))
             validate(plan, offline=self.offline, **self.limits)
             return plan

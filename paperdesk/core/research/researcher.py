@@ -12,6 +12,7 @@ from paperdesk.core.errors import CancelledError, PaperdeskError
 from paperdesk.core.library.library import Library
 from paperdesk.core.llm.backend import Backend
 from paperdesk.core.research import plan_edit
+from paperdesk.core.research.agent_loop import EXTRA_BASE, AgentLoop
 from paperdesk.core.research.engine import CHECK_BASE, Event, EventSink, Execution, Executor, reformulate
 from paperdesk.core.research.plan import COMPLETED, FAILED, Plan, PlanError, validate
 from paperdesk.core.research.planner import Planner
@@ -46,13 +47,15 @@ class ResearchResult:
     unanswered: list[str] = field(default_factory=list)
     fallback: bool = False
     calls: int = 0  # tool calls made by this process
+    trace: list[Any] = field(default_factory=list)  # the agent loop's decisions (agent_loop.TraceEntry)
 
     def to_json(self) -> dict[str, Any]:
         """The `paperdesk research --json` shape."""
         return {"plan": self.plan.to_json(), "steps": self.steps, "report": self.report,
                 "citations": [{k: c[k] for k in ("n", "paper_id", "page", "chunk_id", "quote")} for c in self.citations],
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}, "run_id": self.run_id,
-                "unanswered": self.unanswered, "fallback": self.fallback}
+                "unanswered": self.unanswered, "fallback": self.fallback, "dropped": self.plan.dropped,
+                "trace": [t.to_json() for t in self.trace]}
 
 
 def _model_name(backend: Backend | None) -> str:
@@ -177,6 +180,7 @@ class Researcher:
                         synthesis.section(section)
 
         executor = self._executor_for(on_step, cancel, dialogue)
+        loop = self._loop(run_id, plan, executor, out, cancel)
         warm = getattr(getattr(self.library, "embedder", None), "model", None)
         if warm is not None:
             warm()  # load the embedding model before any step's timeout starts counting
@@ -201,19 +205,27 @@ class Researcher:
             why = "; ".join(f"step {i}: {e}" for i, e in out.failed.items()) or "no step produced passages"
             result = self.fallback(plan.query, why, on_event, cancel, plan=plan, dialogue=dialogue)
             self.tracker.finish_run(run_id, COMPLETED, result.report, result.timings, fallback=True, error=why)
-            result.run_id, result.steps = run_id, self._steps(run_id, plan)
+            result.run_id, result.steps, result.trace = run_id, self._steps(run_id, plan), list(loop.trace)
             return result
         steps = self._steps(run_id, plan)
         timings = {"steps_s": steps_s, "check_s": check_s}
         synth_start = time.perf_counter()
         # the quoted section's lead already names the unanswered questions: one report says it once
         report = synthesis.finish([] if quoted is not None else unanswered, steps, timings, notes=out.notes,
-                                  lists=lists_of(plan, out.results))
+                                  lists=lists_of(plan, out.results), trace=[t.line() for t in loop.trace])
         timings["synthesis_s"] = time.perf_counter() - synth_start
         timings["total_s"] = time.perf_counter() - start
         self.tracker.finish_run(run_id, COMPLETED, report.text, timings)
         return ResearchResult(run_id, plan, report.text, report.citations, report.sources, steps, timings, unanswered,
-                              calls=executor.calls)
+                              calls=executor.calls, trace=list(loop.trace))
+
+    def _loop(self, run_id: int, plan: Plan, executor: Executor, out: Execution, cancel: CancelToken) -> AgentLoop:
+        """The bounded agent loop (agent_loop.py) hooked after each step; a resumed run keeps its calls."""
+        loop = AgentLoop(self.backends.planner or self.backends.writer, self.settings, plan, self.tracker, executor,
+                         cancel)
+        loop.restore(run_id, out)
+        executor.after_step = loop.after_step
+        return loop
 
     def _check(self, run_id: int, plan: Plan, out: Execution, executor: Executor
                ) -> tuple[list[Section], list[str]]:
@@ -271,7 +283,8 @@ class Researcher:
 
     def _steps(self, run_id: int, plan: Plan) -> list[dict[str, Any]]:
         tools = {s.id: s.tool for s in plan.steps}
-        return [{"id": t.step_id, "tool": tools.get(t.step_id, "check"), "status": t.status,
+        return [{"id": t.step_id, "tool": tools.get(t.step_id, "agent" if t.step_id >= EXTRA_BASE else "check"),
+                 "status": t.status,
                  "seconds": round(t.seconds, 3) if t.seconds is not None else None, "error": t.error,
                  "attempts": t.attempts}
                 for t in self.tracker.tasks(run_id) if t.iteration == WHOLE]

@@ -110,8 +110,10 @@ class Synthesis:
         self.put("\n")
 
     def finish(self, unanswered: list[str], steps: list[dict[str, Any]], timings: dict[str, float],
-               notes: list[str] | None = None, lists: list[dict[str, Any]] | None = None) -> Report:
-        """The rest of the report after the sections; returns the whole report."""
+               notes: list[str] | None = None, lists: list[dict[str, Any]] | None = None,
+               trace: list[str] | None = None) -> Report:
+        """The rest of the report after the sections (`trace`: the agent loop's decisions, as lines); returns
+        the whole report."""
         put, numbers, citations = self.put, self.numbers, self.citations
         for found in lists or []:
             if "papers" in found:  # arxiv_search: new work, not in the library (the agent offers to add it)
@@ -131,6 +133,12 @@ class Synthesis:
             for question in unanswered:
                 put(f"- {question}\n")
             put("\n")
+        if self.plan.dropped:  # a cap cut the plan: say what it left out, and why
+            put(f"## Left out of the plan\n\n{len(self.plan.dropped)} part(s) of the question were dropped "
+                f"before the run ({self.plan.dropped[0]['why']}):\n")
+            for d in self.plan.dropped:
+                put(f"- {d['question']}\n")
+            put("\n")
         if citations:
             put("## Sources\n\n")
             for c in citations:
@@ -138,7 +146,7 @@ class Synthesis:
                 put(f"[{c['n']}] {c['title'] or c['paper_id']} ({c['paper_id']}), p. {c['page']}, "
                     f"chunk {c['chunk_id']}{via}\n")
             put("\n")
-        put(_how(self.plan, steps, timings, notes or []))
+        put(_how(self.plan, steps, timings, notes or [], trace or []))
         return Report("".join(self.parts).rstrip() + "\n", citations, self.sources)
 
 
@@ -179,21 +187,39 @@ def _renumber(answer: dict[str, Any], numbers: dict[int, int], citations: list[d
 def step_counts(plan: Plan, steps: list[dict[str, Any]]) -> tuple[int, int]:
     """(the plan's steps, the check's extra searches): the numbers the status and the report both say."""
     ids = {s.id for s in plan.steps}
-    return len(plan.steps), sum(1 for row in steps if row["id"] not in ids)
+    return len(plan.steps), sum(1 for row in steps if row["id"] not in ids and row.get("tool") != "agent")
 
 
-def _how(plan: Plan, steps: list[dict[str, Any]], timings: dict[str, float], notes: list[str]) -> str:
+def counts_line(plan: Plan, steps: list[dict[str, Any]]) -> str:
+    """The count the status line and the report both give: "3 steps, and 1 check search for unsupported answers,
+    and 2 agent calls, and 1 part of the question dropped (research.max_steps)"."""
     planned, checks = step_counts(plan, steps)
-    also = f", and {checks} check search{'es' if checks != 1 else ''} for unsupported answers" if checks else ""
-    lines = ["## How this was researched", "", f"Plan made by {plan.made_by}; {planned} steps{also}."]
+    agent = sum(1 for row in steps if row.get("tool") == "agent")
+    parts = [f"{planned} step{'s' if planned != 1 else ''}"]
+    if checks:
+        parts.append(f"{checks} check search{'es' if checks != 1 else ''} for unsupported answers")
+    if agent:
+        parts.append(f"{agent} agent call{'s' if agent != 1 else ''}")
+    if plan.dropped:
+        parts.append(f"{len(plan.dropped)} part{'s' if len(plan.dropped) != 1 else ''} of the question dropped "
+                     "(research.max_steps)")
+    return ", and ".join(parts)
+
+
+def _how(plan: Plan, steps: list[dict[str, Any]], timings: dict[str, float], notes: list[str],
+         trace: list[str]) -> str:
+    lines = ["## How this was researched", "", f"Plan made by {plan.made_by}; {counts_line(plan, steps)}."]
     by_id = {s.id: s for s in plan.steps}
     for row in steps:
+        if row.get("tool") == "agent":
+            continue  # the agent loop's calls are in its trace below, with what chose them and why
         step = by_id.get(row["id"])
         what = describe(step) if step else "check: searched again for an unsupported answer"
         seconds = f", {row['seconds']:.1f} s" if row.get("seconds") is not None else ""
         error = f": {row['error']}" if row.get("error") else ""
         lines.append(f"- {what}: {row['status']}{seconds}{error}")
     lines += [f"- {note}" for note in notes]
+    lines += [f"- {line}" for line in trace]
     shown = ", ".join(f"{k.removesuffix('_s')} {v:.1f} s" for k, v in timings.items() if k.endswith("_s"))
     if shown:
         lines.append(f"\nTimings: {shown}.")

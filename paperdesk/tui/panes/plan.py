@@ -18,6 +18,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Label, Static
 
+from paperdesk.tui.panes.plan_trace import add_trace
+
 if TYPE_CHECKING:
     from paperdesk.core.commands.views import PlanView
 
@@ -103,6 +105,7 @@ class PlanPane(Vertical, can_focus=True):
             body.append(f"\n      {row.description}\n", style="dim")
             if row.error:
                 body.append(f"      {row.status.lower()}: {row.error}\n", style="red")
+        add_trace(body, view.trace)
         if view.diff:
             body.append("\nPending revision (a accept · r reject):\n", style="bold")
             for kind, line in view.diff:
