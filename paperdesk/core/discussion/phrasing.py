@@ -100,7 +100,8 @@ def _copies_run(text: str, passage: str) -> bool:
 
 def plain_answer(answer: str) -> str:
     """The last answer as the prompt shows it: no citation marks, cut to ANSWER_WORDS."""
-    return " ".join(_CITE.sub("", answer).split()[:ANSWER_WORDS]) or "(none yet: this is the first question)"
+    text = re.sub(r"\s+([.,;:!?])", r"\1", " ".join(_CITE.sub("", answer).split()[:ANSWER_WORDS]))
+    return text or "(none yet: this is the first question)"
 
 
 def passage_of(store: Store, paper_id: str, chunk_ids: Sequence[int], focus: str = "") -> Target | None:
