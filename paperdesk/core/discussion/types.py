@@ -28,7 +28,7 @@ class Turn:
 
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "question": self.question, "answer": self.answer, "citations": self.citations,
-                "insight": self.insight, "phrased": self.phrased}
+                "insight": self.insight}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Turn":
