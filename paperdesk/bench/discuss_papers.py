@@ -55,6 +55,8 @@ def run_all(args: argparse.Namespace, settings: Settings, files: Sequence[Path])
                 "not_found": sum(1 for t in result.turns if t.not_found),
                 "supported": good, "sentences": checked,
                 "template_reasons": [t.question_check for t in result.turns if not t.phrased],
+                "roles_s": {k: round(v, 1) for k, v in result.timings.items() if k != "total_s"},
+                "answers": [t.answer for t in result.turns],
                 "questions": [t.question for t in result.turns],
             })
             note(f"{paper.id}: {rows[-1]['total_s']} s, {rows[-1]['phrased']}/{len(result.turns)} phrased, "
