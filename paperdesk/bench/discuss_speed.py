@@ -97,6 +97,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         "teacher_sentences_supported": good, "teacher_sentences_checked": checked,
         "supported_share": round(good / checked, 3) if checked else 0.0,
         "memory_entities": entities,
+        "questions": [{"question": x.question, "phrased": x.phrased, "why_template": x.question_check}
+                      for x in result.turns],
+        "answers": [x.answer for x in result.turns],
         "prompt_cache": True,
         **({f"baseline_{k}": round(v, 1) for k, v in baseline.items()} if baseline else {}),
         "load_average_before": [round(x, 1) for x in load_before],
