@@ -8,14 +8,13 @@ import pytest
 
 from fake_llm import FakeLLM
 from outline_sample import citesee_outline
-from paperdesk.core.discussion.phrasing import Target, check, overlap, repeats
+from paperdesk.core.discussion.phrasing import Target, check, overlap, repeats, worked_example
 from paperdesk.core.discussion.student import Student, Topic
-from paperdesk.core.prompts import template
 
 PASSAGE = Target("CiteSee augments inline citations with the reader's history: citations the reader has already "
                  "read, saved or cited are highlighted, so a familiar paper stands out while reading.", 3)
 TITLE = "CiteSee: Augmenting Citations in Scientific Papers"
-EXAMPLES = template("discuss_student")
+EXAMPLES = worked_example()
 
 
 def checked(text: str, asked: tuple[str, ...] = (), answer: str = "") -> tuple[str | None, str]:
@@ -72,4 +71,4 @@ def test_a_repeated_model_question_becomes_the_template_question_and_says_why():
     student.ask(Topic("overview", TITLE))
     question, phrased = student.ask(Topic("section", "1 Introduction", "1 Introduction"))
     assert not phrased and question == 'What does the section "Introduction" explain?'
-    assert student.why.startswith("repeats an earlier question")
+    assert student.why.startswith("repeats an earlier question") and "How does CiteSee choose" in student.why

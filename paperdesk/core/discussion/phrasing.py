@@ -22,6 +22,7 @@ from paperdesk.core.agents.attribution import drop_copied
 from paperdesk.core.agents.claims import _stem, content_words
 from paperdesk.core.agents.evidence import is_boilerplate
 from paperdesk.core.db.store import Store
+from paperdesk.core.prompts import template
 
 MIN_WORDS = 4
 MAX_WORDS = 25  # a question a reader would type, not a paragraph
@@ -61,6 +62,12 @@ def repeats(question: str, asked: Sequence[str]) -> str | None:
         if low == earlier.strip().lower() or overlap(question, earlier) >= REPEAT_OVERLAP:
             return earlier
     return None
+
+
+def worked_example() -> str:
+    """The prompt's worked example (the text a copied question would come from), without its instructions."""
+    text = template("discuss_student")
+    return text[text.index("Paper:"): text.index("Paper: {title}")]
 
 
 def check(text: str, target: Target, title: str, answer: str, asked: Sequence[str],

@@ -20,10 +20,10 @@ import numpy as np
 from paperdesk.core.agents.summarizer import make_request
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.outline import Outline, mentions
-from paperdesk.core.discussion.phrasing import Target, check, plain_answer
+from paperdesk.core.discussion.phrasing import Target, check, plain_answer, worked_example
 from paperdesk.core.discussion.types import REPEAT
 from paperdesk.core.llm.backend import Backend, generate
-from paperdesk.core.prompts import render, template as template_text
+from paperdesk.core.prompts import render
 
 
 @dataclass
@@ -149,9 +149,11 @@ class Student:
                                                      repeat_penalty=1.15), cancel=cancel)
         question, self.why = (None, "cancelled") if result.cancelled else check(
             result.text, target, self.outline.title, self.last_answer, [*self.questions, *self.earlier],
-            template_text("discuss_student"))
+            worked_example())
         if question is not None and self._repeats(question):
             question, self.why = None, "close in meaning to an earlier question"
+        if question is None and not result.cancelled:
+            self.why = f"{self.why}: {' '.join(result.text.split())[:100]!r}"  # what the model wrote, for the record
         text = question or fallback
         self.questions.append(text.lower())
         if on_token is not None:
@@ -220,5 +222,5 @@ class Student:
     def _clean(self, text: str, topic: Topic) -> str | None:
         """The model's question when phrasing.check accepts it for `topic` (None otherwise)."""
         question, _ = check(text, self._target(topic), self.outline.title, self.last_answer,
-                            [*self.questions, *self.earlier], template_text("discuss_student"))
+                            [*self.questions, *self.earlier], worked_example())
         return question
