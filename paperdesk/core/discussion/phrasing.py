@@ -70,6 +70,19 @@ def worked_example() -> str:
     return text[text.index("Paper:"): text.index("Paper: {title}")]
 
 
+def messages(prompt: str) -> list[dict[str, str]]:
+    """The rendered prompt as chat turns: the instruction as the system message, the worked example as one
+    user/assistant exchange, then this paper's block (a chat model given it all in one message answers the
+    example's question)."""
+    instruction, rest = prompt.split("\n\n", 1)
+    example, block = rest.split("\n\n", 1)
+    shown, reply = example.rsplit("\nQuestion:", 1)
+    return [{"role": "system", "content": instruction.strip()},
+            {"role": "user", "content": shown.strip()},
+            {"role": "assistant", "content": reply.strip()},
+            {"role": "user", "content": block.strip().removesuffix("Question:").strip()}]
+
+
 def check(text: str, target: Target, title: str, answer: str, asked: Sequence[str],
           examples: str) -> tuple[str | None, str]:
     """(the question, "") when the model's text is a usable question; (None, why) otherwise."""

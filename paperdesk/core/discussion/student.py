@@ -20,9 +20,9 @@ import numpy as np
 from paperdesk.core.agents.summarizer import make_request
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.outline import Outline, mentions
-from paperdesk.core.discussion.phrasing import Target, check, plain_answer, worked_example
+from paperdesk.core.discussion.phrasing import Target, check, messages, plain_answer, worked_example
 from paperdesk.core.discussion.types import REPEAT
-from paperdesk.core.llm.backend import Backend, generate
+from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
 from paperdesk.core.prompts import render
 
 
@@ -143,10 +143,11 @@ class Student:
         target = self._target(topic)
         prompt = render("discuss_student", title=self.outline.title, page=str(target.page), passage=target.passage,
                         answer=plain_answer(self.last_answer))
-        result = generate(self.backend, make_request(self.backend, prompt.rstrip(), max_tokens=self.question_tokens,
-                                                     stop=["\n", "Paper:", "Passage", "Last answer:"],
-                                                     temperature=0.3, seed=7 + len(self.questions),
-                                                     repeat_penalty=1.15), cancel=cancel)
+        options = {"max_tokens": self.question_tokens, "stop": ["\n", "Paper:", "Passage", "Last answer:"],
+                   "temperature": 0.3, "seed": 7 + len(self.questions), "repeat_penalty": 1.15}
+        request = (GenerationRequest(messages=messages(prompt), **options) if self.backend.chat_template
+                   else make_request(self.backend, prompt.rstrip(), **options))
+        result = generate(self.backend, request, cancel=cancel)
         question, self.why = (None, "cancelled") if result.cancelled else check(
             result.text, target, self.outline.title, self.last_answer, [*self.questions, *self.earlier],
             worked_example())
