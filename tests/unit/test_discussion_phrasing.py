@@ -72,3 +72,13 @@ def test_a_repeated_model_question_becomes_the_template_question_and_says_why():
     question, phrased = student.ask(Topic("section", "1 Introduction", "1 Introduction"))
     assert not phrased and question == 'What does the section "Introduction" explain?'
     assert student.why.startswith("repeats an earlier question") and "How does CiteSee choose" in student.why
+
+
+def test_a_chat_writer_gets_the_worked_example_as_its_own_exchange_and_this_papers_passage_last():
+    student = _student("How does CiteSee choose which citations to highlight?")
+    student.backend.chat_template = "{{ messages }}"  # a chat model: its prompt is chat turns
+    student.ask(Topic("overview", TITLE))
+    turns = student.backend.requests[-1].messages
+    assert [m["role"] for m in turns] == ["system", "user", "assistant", "user"]
+    assert turns[2]["content"] == "Why did the coated seeds help only in the dry plots?"
+    assert PASSAGE.passage in turns[3]["content"] and "Soil" not in turns[3]["content"]
