@@ -82,3 +82,14 @@ def test_only_a_supported_teacher_sentence_becomes_a_memory_fact(library, paper)
     assert answered == []
     memory.close()
     discussion.close()
+
+
+@pytest.mark.parametrize("question", ["What problem does the paper address?",
+                                      "Which prior work on writing assistants does the paper build on?"])
+def test_the_reference_list_is_never_a_teacher_source(library, paper, question):
+    from paperdesk.core.agents.evidence import is_boilerplate
+
+    outline = build_outline(library.store, paper.id, paper.title)
+    sources = Teacher(library, FakeLLM(""), outline).gather(question, Topic("overview", outline.title))
+    assert sources and not any(is_boilerplate(s.section, s.text) for s in sources), \
+        [(s.section, s.text[:80]) for s in sources]

@@ -223,10 +223,11 @@ class Teacher:
 
     def _other_paper(self, question: str) -> list[Source]:
         for h in self.library.search(question, k=5):
-            if (h.paper_id != self.outline.paper_id and (h.vector_score or 0.0) >= OTHER_PAPER_MIN
-                    and _evidence(question, h.section, h.snippet)):
-                chunk = self.library.store.chunks_by_ids([h.chunk_id])[h.chunk_id]
-                return [Source("library", chunk.text, h.paper_id, h.title, h.page_start, h.section, h.chunk_id)]
+            if h.paper_id != self.outline.paper_id and (h.vector_score or 0.0) >= OTHER_PAPER_MIN:
+                chunk = self.library.store.chunks_by_ids([h.chunk_id]).get(h.chunk_id)
+                if chunk is not None and _evidence(question, chunk.section, chunk.text):  # its whole text, not the snippet
+                    return [Source("library", chunk.text, h.paper_id, h.title, chunk.page_start, chunk.section,
+                                   h.chunk_id)]
         return []
 
     def _memory(self, question: str, discussion_id: int | None) -> list[Source]:
@@ -241,8 +242,8 @@ class Teacher:
                     if paper is None:  # a fact about a paper no longer in this library: nothing to cite
                         continue
                     page = self.library.store.page_text(o.paper_id, o.page) or ""
-                    if not supports(o.text, page)[0]:  # credited to a paper only when its page states it
-                        continue
+                    if not supports(o.text, page)[0] or not _evidence(question, "", o.text):
+                        continue  # credited to a paper only when its page states it; never a reference entry
                     # the paper's own title: the entity's name is a term, and the prompt shows this as a title
                     return [Source("memory", o.text, o.paper_id, paper.title, o.page)]
         return []
