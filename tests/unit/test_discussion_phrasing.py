@@ -82,3 +82,9 @@ def test_a_chat_writer_gets_the_worked_example_as_its_own_exchange_and_this_pape
     assert [m["role"] for m in turns] == ["system", "user", "assistant", "user"]
     assert turns[2]["content"] == "Why did the coated seeds help only in the dry plots?"
     assert PASSAGE.passage in turns[3]["content"] and "Soil" not in turns[3]["content"]
+
+
+def test_one_shared_word_is_not_a_repeat_of_a_one_word_template_question():
+    assert repeats("What is the purpose of writing in a related work section?",
+                   ['Can you say more about "writing"?']) is None
+    assert repeats("Can you say more about writing?", ['Can you say more about "writing"?']) is not None

@@ -7,7 +7,7 @@ when it is a real question (one sentence ending in "?", short), about this
 paper (it shares content words with the passage, the title or the last
 answer), not an echo of the prompt (scaffolding, the worked example, a long
 run of the passage copied), and not a repeat of a question already asked
-(most of its content words are an earlier question's). Otherwise the
+(most of its content words, two or more, are an earlier question's). Otherwise the
 student's template question is asked, and the reason is recorded.
 """
 
@@ -48,11 +48,15 @@ def stems(text: str) -> set[str]:
 
 
 def overlap(a: str, b: str) -> float:
-    """Share of the smaller question's content words (by stem) the other one has too."""
+    """Share of the smaller question's content words (by stem) the other one has too; one shared word is
+    not a repeat unless it is all either question is about ("writing" and "the purpose of writing" differ)."""
     x, y = stems(a), stems(b)
     if not x or not y:
         return 1.0 if a.strip().lower() == b.strip().lower() else 0.0
-    return len(x & y) / min(len(x), len(y))
+    shared = len(x & y)
+    if shared < 2 and x != y:
+        return shared / max(len(x), len(y))
+    return shared / min(len(x), len(y))
 
 
 def repeats(question: str, asked: Sequence[str]) -> str | None:
