@@ -45,8 +45,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--entities", type=int, default=10_000)
     p.add_argument("--queries", type=int, default=200)
     p.add_argument("--json", action="store_true")
-    p = bench_sub.add_parser("discuss", help="a full discussion (N=10, K=3) of a fixture paper: per-role time")
-    p.add_argument("file", type=Path, nargs="?", help="PDF to discuss (default: tests/fixtures/papers/2302.07302v1.pdf)")
+    p = bench_sub.add_parser("discuss", help="full discussions (N=10, K=3) of the 4 fixture papers (or one PDF): "
+                                             "time, model-phrased and repeated questions, supported sentences")
+    p.add_argument("file", type=Path, nargs="?", help="one PDF to discuss (default: the 4 fixture papers)")
+    p.add_argument("--writer", help="writer model for this run: a catalogue name or GGUF path")
+    p.add_argument("--only", type=int, default=0, help="with no file: only the first N fixture papers")
     p.add_argument("--turns", type=int, default=10)
     p.add_argument("--every", type=int, default=3)
     p.add_argument("--baseline", action="store_true", help="first the same run without the prompt-prefix cache")

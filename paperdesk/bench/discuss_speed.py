@@ -1,7 +1,16 @@
-"""`paperdesk bench discuss`: one full discussion (N=10, K=3) of a 15-page fixture paper, default models.
+"""`paperdesk bench discuss`: full discussions (N=10, K=3) of the four fixture papers, or of one PDF.
 
-In a fresh temporary library: ingest the paper (timed apart), load the model
-(timed apart), then run the discussion with the memory graph and no network.
+With no file: the four fixture papers in one fresh temporary library (so a
+passage of another paper can be cited, and must be credited to it), one
+discussion each; per paper the time, the questions the model phrased (of N),
+the repeated questions, and the share of stored teacher sentences their cited
+page supports (discuss_check.py, a check apart from the teacher's gate), then
+the totals. `--writer NAME` picks the writer model (a catalogue name or GGUF
+path; default: the configured writer).
+
+With a file (the single-paper mode): in a fresh temporary library, ingest the
+paper (timed apart), load the model (timed apart), then run the discussion with
+the memory graph and no network.
 Prints the time per role (student: choosing and phrasing questions; teacher:
 retrieval, generation, grounding; observer: insights and the summary; memory:
 graph writes), the total (goal: at most 4 minutes on 2 cores), the share of
@@ -19,6 +28,7 @@ import tempfile
 from pathlib import Path
 
 from paperdesk.bench.common import emit, note, timed
+from paperdesk.bench.discuss_check import repeated, supported
 from paperdesk.core.config import Settings
 from paperdesk.core.discussion import Discussion, Event
 from paperdesk.core.discussion.teacher import ANY_CITE, sentences
@@ -29,7 +39,13 @@ DEFAULT_PAPER = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "pa
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    paper_file = args.file or DEFAULT_PAPER
+    if getattr(args, "writer", None):
+        settings = settings.with_overrides(llm__writer_model=args.writer)
+    if args.file is None:
+        from paperdesk.bench.discuss_papers import run_all
+
+        return run_all(args, settings, sorted(DEFAULT_PAPER.parent.glob("*.pdf")))
+    paper_file = args.file
     if not paper_file.is_file():
         from paperdesk.core.errors import PdfError
 
@@ -58,6 +74,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             memory.delete_entities([e.name for e in memory.export().entities])  # the measured run starts empty too
         discussion = Discussion(library, backend, memory)
         result = discussion.run(added.paper.id, args.turns, args.every, on_event=progress)
+        good, checked = supported([t.answer for t in result.turns], added.paper.id,
+                                  lambda pid, page: library.store.page_text(pid, page) or "")
         entities = memory.count()
         memory.close()
         discussion.close()
@@ -75,7 +93,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         "teacher_sentences": len(parts), "teacher_sentences_cited": cited,
         "cited_share": round(cited / len(parts), 3) if parts else 0.0,
         "questions_phrased_by_model": sum(1 for x in result.turns if x.phrased),
+        "questions_repeated": repeated([x.question for x in result.turns]),
+        "teacher_sentences_supported": good, "teacher_sentences_checked": checked,
+        "supported_share": round(good / checked, 3) if checked else 0.0,
         "memory_entities": entities,
+        "questions": [{"question": x.question, "phrased": x.phrased, "why_template": x.question_check}
+                      for x in result.turns],
+        "answers": [x.answer for x in result.turns],
         "prompt_cache": True,
         **({f"baseline_{k}": round(v, 1) for k, v in baseline.items()} if baseline else {}),
         "load_average_before": [round(x, 1) for x in load_before],
@@ -92,6 +116,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         f"memory   {report['memory_s']:7.1f} s   ({entities} entities after the run)",
         f"total    {report['total_s']:7.1f} s   ({report['per_turn_s']} s per turn; goal: <= 240 s on 2 cores)",
         f"teacher sentences with a checked citation: {cited}/{len(parts)} ({report['cited_share']:.0%})",
+        f"teacher sentences their cited page supports (bench's own check): {good}/{checked} "
+        f"({report['supported_share']:.0%}); repeated questions: {report['questions_repeated']}",
         f"load average before {report['load_average_before']}, after {report['load_average_after']} "
         f"(above {report['cores']} means other work shared these cores and inflated the times)",
     ]

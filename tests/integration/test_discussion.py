@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -106,11 +107,13 @@ def test_cancel_mid_answer_stops_within_tokens(library, paper):
     token = CancelToken()
     discussion = _discussion(library, text=" ".join(["word"] * 400), delay=0.01)
 
-    def cancel_on_first_token(event) -> None:
-        if event.kind == "token":
-            token.cancel()
+    def cancel_while_the_teacher_writes(event) -> None:
+        # the teacher shows only sentences that passed the support check, so none of these 400 words is
+        # streamed: cancel once its generation (4 s of tokens) has begun
+        if event.kind == "question":
+            threading.Timer(0.3, token.cancel).start()
 
-    result = discussion.run(paper.id, turns=3, every=2, on_event=cancel_on_first_token, cancel=token)
+    result = discussion.run(paper.id, turns=3, every=2, on_event=cancel_while_the_teacher_writes, cancel=token)
     assert result.status == "interrupted" and result.turns == []
     assert DiscussionStore(library.store.path).get(result.id)["status"] == "interrupted"
 

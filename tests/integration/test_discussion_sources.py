@@ -78,7 +78,7 @@ def test_teacher_draws_on_another_library_paper_and_a_memory_fact_cited_as_paper
     assert answer.literature == [other.id]
     # the prompt named the fact's paper by its title, never the memory entity's name as a title
     prompt = teacher.backend.requests[-1].prompt
-    assert f"other paper {other.title.split(':', 1)[0][:60]}, page {FACT_PAGE}" in prompt
+    assert f"(other paper {other.title.split(':', 1)[0][:60]}, p. {FACT_PAGE})" in prompt
     assert f"other paper {TERM}" not in prompt
 
     # the summary's literature annotation comes from those citations

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.observer import Observer, render_markdown
 from paperdesk.core.discussion.outline import Outline, build_outline
+from paperdesk.core.discussion.phrasing import target_for
 from paperdesk.core.discussion.remember import earlier_questions, earlier_targets, remember_turn
 from paperdesk.core.discussion.store import DiscussionStore, UnknownDiscussionError
 from paperdesk.core.discussion.student import Student, Topic
@@ -124,7 +125,7 @@ class Discussion:
         emit(Event("answer", discussion_id, n, total, "teacher", answer.text, {"citations": answer.citations}))
         turn = Turn(n, topic.to_json(), question, answer.text, answer.citations, answer.sections, answer.pages,
                     answer.literature, round(answer.cited_share, 3), True, None,
-                    {"teacher_s": round(time.perf_counter() - t0, 3)})
+                    {"teacher_s": round(time.perf_counter() - t0, 3)}, answer.supported, answer.not_found)
         if self.memory is not None:
             remember_turn(self.memory, outline, discussion_id, turn, self.library)
         done.append(turn)
@@ -152,7 +153,9 @@ class Discussion:
     # -- the loop -------------------------------------------------------------------------
 
     def _student(self, outline: Outline, state: dict[str, Any] | None) -> Student:
-        return Student(outline, self.backend, self.question_tokens, state, self.library.embedder.encode)
+        store = self.library.store
+        return Student(outline, self.backend, self.question_tokens, state, self.library.embedder.encode,
+                       targets=lambda topic: target_for(store, outline, topic))
 
     def _teacher(self, outline: Outline, state: dict[str, Any] | None) -> Teacher:
         return Teacher(self.library, self.backend, outline, self.memory, self.arxiv, self.answer_tokens, state)
@@ -237,7 +240,8 @@ class Discussion:
         timings["teacher_s"] += teacher_s
         return Turn(n, topic.to_json(), question, answer.text, answer.citations, answer.sections, answer.pages,
                     answer.literature, round(answer.cited_share, 3), phrased, None,
-                    {"student_s": round(student_s, 3), "teacher_s": round(teacher_s, 3)})
+                    {"student_s": round(student_s, 3), "teacher_s": round(teacher_s, 3)}, answer.supported,
+                    answer.not_found, student.why)
 
 
 def _state(student: Student, teacher: Teacher, timings: dict[str, float]) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """What the discussion agents write to the memory graph, and what they read back.
 
 Writes, per turn: the paper, the question (with the answer's key sentence,
-sourced to the cited page and the discussion turn), the key terms it touched
+sourced to the cited page and the discussion turn, only when that sentence
+passed the support check: an answer no passage supported stores no fact), the key terms it touched
 (with the paper's own sentence using the term, and its page), other papers it
 cited, and the relations between them. Reads: the questions earlier
 discussions asked about the paper (and the topics of the turns that asked
@@ -15,7 +16,6 @@ from dataclasses import dataclass, field
 
 from paperdesk.core.discussion.outline import Outline, mentions
 from paperdesk.core.discussion.store import DiscussionStore
-from paperdesk.core.discussion.teacher import sentences
 from paperdesk.core.discussion.types import Turn
 from paperdesk.core.memory import Entity, MemoryGraph, Observation, Relation
 
@@ -65,7 +65,8 @@ def remember_turn(memory: MemoryGraph, outline: Outline, discussion_id: int, tur
     paper_id = outline.paper_id
     question = turn.question[:NAME_CHARS]
     first_page = turn.pages[0] if turn.pages else None
-    key = next((s for s in sentences(turn.answer) if "[" in s), "") or " ".join(turn.answer.split()[:40])
+    # only a sentence whose cited passage supported it is a fact; an unchecked or unsupported answer stores none
+    key = next((s for s in (turn.supported or []) if "[" in s), "")
     entities = [
         Entity(paper_id, "paper", [Observation(outline.title, paper_id=paper_id)]),
         Entity(question, "question"),
@@ -84,9 +85,11 @@ def remember_turn(memory: MemoryGraph, outline: Outline, discussion_id: int, tur
             entities.append(Entity(other, "paper", [Observation(found.title, paper_id=other)] if found else []))
         relations.append(Relation(paper_id, other, "discussed with"))
     memory.create_entities(entities)
+    asked = f"Answered in discussion {discussion_id}, turn {turn.n}: {key}" if key else \
+        f"Asked in discussion {discussion_id}, turn {turn.n}; the paper's passages did not answer it"
     memory.add_observations([
-        (question, [Observation(f"Answered in discussion {discussion_id}, turn {turn.n}: {key}", paper_id=paper_id,
-                                page=first_page, discussion_id=discussion_id, turn=turn.n)]),
+        (question, [Observation(asked, paper_id=paper_id, page=first_page if key else None,
+                                discussion_id=discussion_id, turn=turn.n)]),
         *[(t.text, [Observation(t.definition, paper_id=paper_id, page=t.page)]) for t in terms if t.definition],
     ])
     memory.create_relations(relations)

@@ -1,29 +1,29 @@
-"""The student: a question queue seeded from the paper's structure, phrased by the model.
+"""The student: a question queue seeded from the paper's structure, phrased by the writer model.
 
 Code chooses what to ask (sections in reading order interleaved with key
 terms, a follow-up on a key term the last answer raised, the section an
-observer insight names); the model only phrases the question, and a template
-question is used when its phrasing is not a usable question or repeats one
-asked before. Earlier discussions (read from memory) steer the queue: their
+observer insight names); the model phrases the question from the passage the
+topic targets and the teacher's last answer, as a curious reader would ask
+it (phrasing.py checks it), and a template question is used when its
+phrasing is not a usable question or repeats one asked before. Earlier discussions (read from memory) steer the queue: their
 topics, and topics whose question is close in meaning to an earlier question
 (cosine >= the observer's REPEAT), go to the back.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from paperdesk.core.agents.attribution import drop_copied
 from paperdesk.core.agents.summarizer import make_request
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.outline import Outline, mentions
+from paperdesk.core.discussion.phrasing import Target, check, messages, plain_answer, worked_example
 from paperdesk.core.discussion.types import REPEAT
-from paperdesk.core.llm.backend import Backend, generate
-from paperdesk.core.prompts import render, template as template_text
+from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
+from paperdesk.core.prompts import render
 
 
 @dataclass
@@ -38,6 +38,7 @@ class Topic:
 
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
+Targets = Callable[["Topic"], "Target | None"]  # the passage a topic's question is about
 EARLIER_KEPT = 60  # earlier discussions' questions kept in the state for the phrasing check
 
 TEMPLATES = {
@@ -74,8 +75,10 @@ class Student:
     """Asks one question per turn; state is plain JSON so a resumed discussion asks the same way."""
 
     def __init__(self, outline: Outline, backend: Backend, question_tokens: int = 28,
-                 state: dict[str, Any] | None = None, encode: Encoder | None = None) -> None:
+                 state: dict[str, Any] | None = None, encode: Encoder | None = None,
+                 targets: Targets | None = None) -> None:
         self.outline = outline
+        self.targets = targets  # None: the model phrases from the topic line alone (no passage at hand)
         self.backend = backend
         self.question_tokens = question_tokens
         self.encode = encode  # sentence vectors for "close in meaning"; None: exact matches only
@@ -86,11 +89,14 @@ class Student:
         self.questions = list(state.get("questions", []))  # lower-cased questions already asked
         self.known = list(state.get("known", []))  # targets earlier discussions already asked about
         self.earlier = list(state.get("earlier", []))  # earlier discussions' questions (for phrasing checks)
+        self.last_answer = str(state.get("last_answer", ""))  # the teacher's last answer, without citations
+        self.why = ""  # why the last question is a template ("" when the model phrased it)
         self._vectors: dict[str, np.ndarray] = {}
 
     def state(self) -> dict[str, Any]:
         return {"queue": [t.to_json() for t in self.queue], "asked": self.asked, "last_origin": self.last_origin,
-                "questions": self.questions, "known": self.known, "earlier": self.earlier}
+                "questions": self.questions, "known": self.known, "earlier": self.earlier,
+                "last_answer": self.last_answer}
 
     def skip_known(self, earlier: Sequence[str], targets: Sequence[str] = (),
                    related: Sequence[str] = ()) -> list[Topic]:
@@ -132,28 +138,42 @@ class Student:
 
     def ask(self, topic: Topic, on_token: Callable[[str], None] | None = None,
             cancel: CancelToken | None = None) -> tuple[str, bool]:
-        """The question for `topic` and whether the model phrased it (False: the template question)."""
+        """The question for `topic` and whether the model phrased it (False: the template question; `why` says why)."""
         fallback = self._template(topic)
-        question = None
-        if topic.kind != "overview":  # the opening question is always the same; asking the model adds nothing
-            values = self._values(topic)
-            prompt = render("discuss_student", title=self.outline.title, topic=TOPIC_LINES[topic.kind].format(**values))
-            result = generate(self.backend, make_request(self.backend, prompt.rstrip(), max_tokens=self.question_tokens,
-                                                         stop=["\n", "Topic:", "Paper:"], temperature=0.3, seed=7,
-                                                         repeat_penalty=1.15), cancel=cancel)
-            question = None if result.cancelled else self._clean(result.text, topic)
-            if question is not None and self._repeats(question):
-                question = None  # the model asked an earlier question again: the topic's own question instead
+        target = self._target(topic)
+        prompt = render("discuss_student", title=self.outline.title, page=str(target.page), passage=target.passage,
+                        answer=plain_answer(self.last_answer))
+        options = {"max_tokens": self.question_tokens, "stop": ["\n", "Paper:", "Passage", "Last answer:"],
+                   "temperature": 0.3, "seed": 7 + len(self.questions), "repeat_penalty": 1.15}
+        request = (GenerationRequest(messages=messages(prompt), **options) if self.backend.chat_template
+                   else make_request(self.backend, prompt.rstrip(), **options))
+        result = generate(self.backend, request, cancel=cancel)
+        question, self.why = (None, "cancelled") if result.cancelled else check(
+            result.text, target, self.outline.title, self.last_answer, [*self.questions, *self.earlier],
+            worked_example())
+        if question is not None and self._repeats(question):
+            question, self.why = None, "close in meaning to an earlier question"
+        if question is None and not result.cancelled:
+            self.why = f"{self.why}: {' '.join(result.text.split())[:100]!r}"  # what the model wrote, for the record
         text = question or fallback
         self.questions.append(text.lower())
         if on_token is not None:
             on_token(text)
         return text, question is not None
 
+    def _target(self, topic: Topic) -> Target:
+        """The passage the question is about; the topic line when no passage is at hand."""
+        found = self.targets(topic) if self.targets is not None else None
+        if found is not None:
+            return found
+        values = self._values(topic)
+        return Target(TOPIC_LINES[topic.kind].format(**values), 1)
+
     def heard(self, topic: Topic, answer: str) -> None:
         """After the answer: mark the topic asked, queue one follow-up on a key term the answer raised."""
         self.asked.append(topic.target)
         self.last_origin = topic.origin
+        self.last_answer = plain_answer(answer) if answer.strip() else ""
         if topic.origin == "follow-up":
             return  # never two follow-ups in a row: coverage of the paper comes first
         for term in self.outline.terms:
@@ -201,17 +221,7 @@ class Student:
         return TEMPLATES[topic.kind].format(**self._values(topic))
 
     def _clean(self, text: str, topic: Topic) -> str | None:
-        """The model's question when it is one: a single sentence ending in '?', on the topic, not copied."""
-        text = " ".join(text.split()).strip(" \"'")
-        if "?" not in text:
-            return None
-        text = text[: text.index("?") + 1]
-        words = text.split()
-        if not 4 <= len(words) <= 30 or not re.match(r"^[A-Z]", text):
-            return None
-        if not drop_copied(text, template_text("discuss_student")):
-            return None
-        key = {w for w in re.findall(r"[a-z]{4,}", self._values(topic)["title"].lower() + " " + topic.target.lower())}
-        if topic.kind != "overview" and key and not key & set(re.findall(r"[a-z]{4,}", text.lower())):
-            return None
-        return text
+        """The model's question when phrasing.check accepts it for `topic` (None otherwise)."""
+        question, _ = check(text, self._target(topic), self.outline.title, self.last_answer,
+                            [*self.questions, *self.earlier], worked_example())
+        return question

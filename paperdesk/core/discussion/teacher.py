@@ -1,41 +1,45 @@
-"""The teacher: answers from the paper's own passages with [p. N] citations that grounding checked.
+"""The teacher: answers from the paper's own passages, each sentence kept only when its cited passage supports it.
 
-Sources, in order: hybrid search inside the paper (plus the best passage of
-the section the question is about), then at most one passage from another
-library paper, one memory observation (cited as its original paper and page),
-and one arXiv abstract when online and the paper alone answers weakly. The
-model writes with numbered sources; `attribution.ground` keeps a [n] only
-where the sentence is close to source n (and attaches one where it is), then
-[n] becomes [p. N] / [ID, p. N] / [arXiv:ID] and `check_citations` verifies
-the page numbers against the paper.
+Sources, in order: the passages of the paper that fit the question (search,
+re-ranked; never its reference list, acknowledgements or front matter, unless
+the question asks about citations), plus the best passage of the section the
+question is about, then at most one passage from another library paper, one
+memory fact (only when its paper's page states it; cited as that paper and
+page), and one arXiv abstract when online and the paper alone answers weakly.
+The model writes from the numbered passages (answer_prompt: the answer
+prompt per model family); its tokens stream through the summaries' sentence
+gate (truthful.py), so each shown sentence is one its passage supports,
+cited as the paper and page the passage came from. When none is, the answer
+is "not found in the paper" with the paper's closest passage quoted.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import numpy as np
 
-from paperdesk.core.agents.evidence import about_citations, is_boilerplate
-from paperdesk.core.agents.answer import FALLBACK_NOTE, LEAD, SOURCE_WORDS, STOPS, _after_lead, relevant
-from paperdesk.core.agents.attribution import (
-    SOURCE_REF, drop_copied, extract, ground, split_sentences, strip_echo, trim_loops, usable)
-from paperdesk.core.agents.citations import check_citations
-from paperdesk.core.agents.summarizer import drop_repeats, make_request
+from paperdesk.core.agents import answer_prompt
+from paperdesk.core.agents.answer import EVIDENCE_WORDS, SOURCE_WORDS, STOPS, relevant
+from paperdesk.core.agents.attribution import scaffolding_check, split_sentences
+from paperdesk.core.agents.claims import supports
+from paperdesk.core.agents.evidence import about_citations, is_boilerplate, select, windows
+from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.outline import Outline
 from paperdesk.core.discussion.student import Topic
+from paperdesk.core.discussion.truthful import SourceGrounder, not_found
 from paperdesk.core.errors import CancelledError, PaperdeskError
 from paperdesk.core.library.library import Library
-from paperdesk.core.llm.backend import Backend, generate
-from paperdesk.core.prompts import render, template as template_text
+from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
+from paperdesk.core.llm.requests import make_request
 
 OTHER_PAPER_MIN = 0.45  # cosine for another library paper's passage to be worth citing
 WEAK_PAPER = 0.5  # below this best in-paper cosine, arXiv abstracts are consulted (when online)
 ANY_CITE = re.compile(r"\[(?:p{1,2}\.\s*\d|[^\]]+, p\. \d|arXiv:)")
-QUOTE_LEAD = "In the paper's words:"
 
 
 def sentences(text: str) -> list[str]:
@@ -77,6 +81,9 @@ class TeacherAnswer:
     fallback: bool = False
     notes: list[str] = field(default_factory=list)
     own_paper: str = ""
+    supported: list[str] = field(default_factory=list)  # the sentences their cited passage supports (shown, stored)
+    dropped: list[str] = field(default_factory=list)  # the model's sentences no passage supports (never shown)
+    not_found: bool = False  # no sentence was supported: the text says so and quotes the closest passage
 
     @property
     def sections(self) -> list[str]:
@@ -131,53 +138,49 @@ class Teacher:
 
     def answer(self, question: str, topic: Topic, discussion_id: int | None = None,
                on_token: Callable[[str], None] | None = None, cancel: CancelToken | None = None) -> TeacherAnswer:
+        """The model's answer, sentence by sentence as each passes the support check (truthful.py); when none
+        does, "not found in the paper" with the paper's closest passage quoted."""
         paper_id = self.outline.paper_id
         sources = self.gather(question, topic, discussion_id, cancel)
         if not sources:
-            text = "The paper has no passage on this question."
+            text = "Not found in the paper: it has no passage on this question."
             if on_token is not None:
                 on_token(text)
-            return TeacherAnswer(text, [], [], 0.0, own_paper=paper_id)
-        passages = [" ".join(s.text.split()[:SOURCE_WORDS]) for s in sources]
-        listing = "\n".join(f"Source {n} ({_where(s, paper_id)}): {p}" for n, (s, p) in enumerate(zip(sources, passages), 1))
-        lead = "" if getattr(self.backend, "chat_template", None) else LEAD
-        prompt = render("answer", sources=listing, question=question).rstrip()
-        if lead:
-            prompt, on_token = f"{prompt} {lead}", _after_lead(lead, on_token)
-        result = generate(self.backend, make_request(self.backend, prompt, max_tokens=self.answer_tokens, stop=STOPS,
-                                                     temperature=0.2, seed=1, repeat_penalty=1.15),
-                          on_token=on_token, cancel=cancel)
-        if result.cancelled:
-            return TeacherAnswer(result.text, [], sources, 0.0, cancelled=True, own_paper=paper_id)
-        generated = drop_copied(trim_loops(strip_echo(drop_repeats(result.text))), template_text("answer"))
+            return TeacherAnswer(text, [], [], 0.0, own_paper=paper_id, not_found=True)
         encode = self.library.embedder.encode
+        texts = [s.text for s in sources]
+        passages = windows(self.library, question, sources, texts, EVIDENCE_WORDS)
+        shown = [SimpleNamespace(title=_title(s, paper_id), page_start=s.page or 1) for s in sources]
+        prompt, messages, examples = answer_prompt.build(bool(self.backend.chat_template), shown, passages, question)
+        options = {"max_tokens": self.answer_tokens, "stop": STOPS, "temperature": 0.2, "seed": 1,
+                   "repeat_penalty": 1.15}
+        request = (GenerationRequest(messages=messages, **options) if messages
+                   else make_request(self.backend, prompt, **options))
         matrix = np.stack([self._vector(s) for s in sources])
-        fallback = not usable(generated)
-        if fallback:
-            quoted = extract(self._vector_of(question), passages, encode)
-            numbered = f"{FALLBACK_NOTE} {quoted}" if quoted else "The paper has no passage on this question."
-        else:
-            numbered = ground((f"{lead} {generated.lstrip()}" if lead else generated).strip(), matrix, encode,
-                              passages).text
-        used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(numbered) if 1 <= int(m.group(1)) <= len(sources)})
-        text = SOURCE_REF.sub(lambda m: _relabel(m, sources, paper_id), numbered)
-        pages = {p for s in sources if s.kind in ("paper", "memory") and s.paper_id == paper_id and s.page
-                 for p in [s.page]}
-        text = check_citations(text, max(self.outline_pages(), 1), pages).text.strip()
-        if not fallback and cited_share(text) < self.min_share:
-            # the model's sentences are not close to any passage: add the paper's own closest sentence, cited
-            own = [i for i, src in enumerate(sources) if src.kind == "paper"]
-            quote = extract(self._vector_of(question), [passages[i] for i in own], encode,
-                            limit=1) if own else ""
-            marks = list(SOURCE_REF.finditer(quote))  # the last [n] is extract's; earlier ones are the paper's own
-            if marks and 1 <= int(marks[-1].group(1)) <= len(own):
-                n = own[int(marks[-1].group(1)) - 1] + 1
-                used = sorted({*used, n})
-                text = f"{text} {QUOTE_LEAD} {SOURCE_REF.sub('', quote).rstrip()}"
-                text = re.sub(r"([.!?]?)$", lambda e: f" {sources[n - 1].label(paper_id)}{e.group(1) or '.'}", text, 1)
+        grounder = SourceGrounder.build(sources, paper_id, self.library.store, matrix, encode)
+        grounder.reject = scaffolding_check(examples)  # an echoed prompt line or a copied worked example
+        stop = StopToken(cancel) if cancel is not None else StopToken(CancelToken())
+        gate = SentenceGate(grounder, on_token or (lambda text: None), stop.cancel)  # type: ignore[arg-type]
+        result = generate(self.backend, request, on_token=gate.feed, cancel=stop)
+        if cancel is not None and cancel.cancelled:
+            return TeacherAnswer(result.text, [], sources, 0.0, cancelled=True, own_paper=paper_id)
+        gate.finish(complete=result.finish_reason == "stop")
+        kept = list(grounder.supported)
+        text = gate.text
+        used = list(dict.fromkeys(grounder.used))
+        missing = not text
+        if missing:  # nothing the model wrote is what a passage says: say so, and quote the paper
+            own = [(i, s.text, *grounder.pages[i]) for i, s in enumerate(sources) if s.kind == "paper"]
+            text, index = not_found(self._vector_of(question), own, encode, grounder)
+            used = [index] if index is not None else []
+            if on_token is not None:
+                on_token(text)
         self.used_chunks.extend(s.chunk_id for s in sources if s.chunk_id is not None and s.kind == "paper")
-        citations = [{**sources[n - 1].to_json(), "label": sources[n - 1].label(paper_id)} for n in used]
-        return TeacherAnswer(text, citations, sources, cited_share(text), fallback=fallback, own_paper=paper_id)
+        citations = [{**sources[i].to_json(), "label": grounder.labels.get(i) or sources[i].label(paper_id)}
+                     for i in used]
+        return TeacherAnswer(text, citations, sources, cited_share(text), own_paper=paper_id,
+                             supported=[] if missing else kept, dropped=[d for d, _ in grounder.dropped],
+                             not_found=missing)
 
     # -- sources --------------------------------------------------------------------------
 
@@ -185,37 +188,46 @@ class Teacher:
                cancel: CancelToken | None = None) -> list[Source]:
         """The passages the answer may use, own paper first."""
         paper_id = self.outline.paper_id
-        hits = [h for h in relevant(self.library.search(question, k=self.k + 3, papers=[paper_id]))
-                if _evidence(question, h.section, h.snippet)]  # never the reference list or front matter
+        found = relevant(self.library.search(question, k=self.k + 6, papers=[paper_id]))
         if self.diversify:  # the observer saw the same pages again and again
-            hits = [h for h in hits if h.chunk_id not in self.used_chunks[-6:]] or hits
-        ids = [h.chunk_id for h in hits[: self.k]]
+            found = [h for h in found if h.chunk_id not in self.used_chunks[-6:]] or found
+        # re-ranked for the question; never the reference list, acknowledgements or front matter (by their text)
+        hits, _ = select(self.library, question, found, self.k)
+        ids = [h.chunk_id for h in hits]
         section = self.outline.section_of(topic.section or topic.target)
         if (section is not None and _evidence(question, section.heading, "")
-                and not any(h.section == section.heading for h in hits[: self.k])):
-            ids.insert(0, self._best_in_section(question, section.chunk_ids))
+                and not any(h.section == section.heading for h in hits)):
+            best = self._best_in_section(question, section.chunk_ids)
+            if best is not None:
+                ids.insert(0, best)
         ids = list(dict.fromkeys(ids))[: self.k + 1]
         chunks = self.library.store.chunks_by_ids(ids)
         sources = [Source("paper", chunks[i].text, paper_id, self.outline.title, chunks[i].page_start,
                           chunks[i].section, i) for i in ids if i in chunks]
-        best = max((h.vector_score or 0.0 for h in hits), default=0.0)
+        best = max((h.vector_score or 0.0 for h in found), default=0.0)
         sources += self._other_paper(question)
         sources += self._memory(question, discussion_id)
         if self.arxiv is not None and best < WEAK_PAPER:
             sources += self._arxiv(question, cancel)
         return sources
 
-    def _best_in_section(self, question: str, chunk_ids: list[int]) -> int:
-        vectors = self.library.store.embeddings_by_ids(chunk_ids)
+    def _best_in_section(self, question: str, chunk_ids: list[int]) -> int | None:
+        """The section's passage closest to the question, of those that are not boilerplate."""
+        chunks = self.library.store.chunks_by_ids(chunk_ids)
+        body = [i for i in chunk_ids if i in chunks and _evidence(question, chunks[i].section, chunks[i].text)]
+        if not body:
+            return None
+        vectors = self.library.store.embeddings_by_ids(body)
         q = self._vector_of(question)
-        return max(chunk_ids, key=lambda i: float(vectors[i] @ q) if i in vectors else -1.0)
+        return max(body, key=lambda i: float(vectors[i] @ q) if i in vectors else -1.0)
 
     def _other_paper(self, question: str) -> list[Source]:
         for h in self.library.search(question, k=5):
-            if (h.paper_id != self.outline.paper_id and (h.vector_score or 0.0) >= OTHER_PAPER_MIN
-                    and _evidence(question, h.section, h.snippet)):
-                chunk = self.library.store.chunks_by_ids([h.chunk_id])[h.chunk_id]
-                return [Source("library", chunk.text, h.paper_id, h.title, h.page_start, h.section, h.chunk_id)]
+            if h.paper_id != self.outline.paper_id and (h.vector_score or 0.0) >= OTHER_PAPER_MIN:
+                chunk = self.library.store.chunks_by_ids([h.chunk_id]).get(h.chunk_id)
+                if chunk is not None and _evidence(question, chunk.section, chunk.text):  # its whole text, not the snippet
+                    return [Source("library", chunk.text, h.paper_id, h.title, chunk.page_start, chunk.section,
+                                   h.chunk_id)]
         return []
 
     def _memory(self, question: str, discussion_id: int | None) -> list[Source]:
@@ -229,6 +241,9 @@ class Teacher:
                     paper = self.library.store.get_paper(o.paper_id)
                     if paper is None:  # a fact about a paper no longer in this library: nothing to cite
                         continue
+                    page = self.library.store.page_text(o.paper_id, o.page) or ""
+                    if not supports(o.text, page)[0] or not _evidence(question, "", o.text):
+                        continue  # credited to a paper only when its page states it; never a reference entry
                     # the paper's own title: the entity's name is a term, and the prompt shows this as a title
                     return [Source("memory", o.text, o.paper_id, paper.title, o.page)]
         return []
@@ -265,6 +280,14 @@ class Teacher:
 def _evidence(question: str, section: str, text: str) -> bool:
     """A passage the teacher may answer from: not boilerplate, unless the question is about citations."""
     return about_citations(question) or not is_boilerplate(section, text)
+
+
+def _title(source: Source, own: str) -> str:
+    """What the prompt calls a source's paper: the discussed paper's title, or another paper marked as such."""
+    if source.kind == "arxiv":
+        return f"arXiv {source.paper_id} abstract"
+    short = answer_prompt.short_title(source.title)
+    return short if source.paper_id == own else f"other paper {short}"
 
 
 def _where(source: Source, own: str) -> str:

@@ -22,6 +22,9 @@ class Turn:
     phrased: bool  # False: the student's template question was used
     insight: dict[str, Any] | None = None  # the observer's insights after this turn
     timings: dict[str, float] = field(default_factory=dict)
+    supported: list[str] | None = None  # the answer's sentences their cited passage supports (None: not checked)
+    not_found: bool = False  # no sentence was supported: the answer says so and quotes the closest passage
+    question_check: str = ""  # why the template question was asked ("" when the model phrased it)
 
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "question": self.question, "answer": self.answer, "citations": self.citations,

@@ -1,0 +1,39 @@
+"""bench discuss's own checks: a stored teacher sentence against its cited page, and repeated questions."""
+
+from __future__ import annotations
+
+from paperdesk.bench.discuss_check import repeated, split, supported
+
+PAGES = {
+    ("own", 5): "Table 3 reports corpus statistics: S2ORC holds 81.1M papers, of which 8.1M have full text "
+                "parsed by GROBID into paragraphs and sections.",
+    ("other", 2): "LongEval proposes guidelines for human evaluation of long-form summaries.",
+}
+
+
+def page_text(paper: str, page: int) -> str:
+    return PAGES.get((paper, page), "")
+
+
+def test_a_sentence_is_supported_only_by_the_page_it_cites():
+    good = "S2ORC holds 81.1M papers, and 8.1M of them have full text [p. 5]."
+    wrong_number = "S2ORC holds 18.1M papers with full text [p. 5]."
+    wrong_page = "S2ORC holds 81.1M papers [p. 4]."
+    uncited = "S2ORC holds 81.1M papers."
+    invented = "GROBID is optimized for processing non-paper academic documents [p. 5]."
+    other = "LongEval proposes guidelines for human evaluation [other, p. 2]."
+    assert supported([good, other], "own", page_text) == (2, 2)
+    assert supported([wrong_number, wrong_page, uncited, invented], "own", page_text) == (0, 4)
+
+
+def test_a_not_found_answer_counts_as_one_sentence_supported_when_its_quote_is_on_the_page():
+    quote = 'Not found in the paper; its closest passage says: "S2ORC holds 81.1M papers, of which 8.1M have ' \
+            'full text parsed by GROBID into paragraphs and sections." [p. 5].'
+    assert supported([quote], "own", page_text) == (1, 1)
+    assert supported([quote.replace("81.1M", "91.1M")], "own", page_text) == (0, 1)
+
+
+def test_sentences_keep_their_citation_and_questions_repeat_by_their_words():
+    assert split("One point [p. 2]. Two p. 3 points [pp. 3-4].") == ["One point [p. 2].", "Two p. 3 points [pp. 3-4]."]
+    assert repeated(["What corpus statistics does S2ORC report?", "How is GROBID used?",
+                     "Which corpus statistics does S2ORC report in Table 3?"]) == 1
