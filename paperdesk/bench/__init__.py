@@ -12,6 +12,8 @@ def run_bench(args: argparse.Namespace, settings: Settings) -> int:
         from paperdesk.bench.retrieval import run
     elif args.bench == "summarize":
         from paperdesk.bench.summarize_speed import run
+    elif args.bench == "summaries":
+        from paperdesk.bench.summaries_check import run
     elif args.bench == "llm" and args.model:
         from paperdesk.bench.llm_levers import run
     elif args.bench == "llm":

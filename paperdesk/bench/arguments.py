@@ -31,6 +31,11 @@ def add_parser(sub: Any) -> None:
     p = bench_sub.add_parser("summarize", help="time to first token and per-stage time of a full summary")
     p.add_argument("file", type=Path)
     p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("summaries", help="summaries of the 4 fixture papers (or the PDFs given), every "
+                                               "sentence checked on the page it cites")
+    p.add_argument("files", type=Path, nargs="*")
+    p.add_argument("--writer", help="catalogue name or GGUF path of the writer (default: the configured one)")
+    p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("startup", help="time to the first painted screen and to models ready, vs raw libraries")
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for one start")

@@ -1,0 +1,92 @@
+"""`paperdesk bench summaries [FILE.pdf ...]`: summaries of several papers, each sentence checked on its page.
+
+One library holds the papers (default: the 4 fixture papers). Each is
+summarized with the configured writer (or --writer); every shown sentence is
+then checked by bench's own code (discuss_check.sentence_supported, written
+apart from the summarizer's gate): its numbers and names must be on the page
+it cites, and most of its longer words. Prints per paper the time, the shown
+sentences, how many of them are cited, how many the check finds unsupported
+(each listed), the sections quoted from the paper, and the totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+from paperdesk.bench.common import emit, note, timed
+from paperdesk.bench.discuss_check import sentence_supported
+from paperdesk.core.agents import quality
+from paperdesk.core.agents.citations import CITATION
+from paperdesk.core.agents.summarizer import Summarizer, split_sections
+from paperdesk.core.config import Settings
+from paperdesk.core.library.library import Library
+
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "papers"
+
+
+def shown_sentences(text: str) -> list[str]:
+    """The summary's sentences as a reader sees them (a quoted bullet is one), the section notes left out."""
+    out: list[str] = []
+    for body in split_sections(text).values():
+        for line in body.splitlines():
+            if line.startswith(quality.EXTRACTIVE_MARK) or not line.strip():
+                continue
+            parts = [line] if line.startswith("- “") else quality.split_sentences(line)
+            out += [p.strip(" -") for p in parts if quality.words(p)]
+    return out
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    files: Sequence[Path] = args.files or sorted(FIXTURES.glob("*.pdf"))
+    if args.writer:
+        settings = settings.with_overrides(**{"llm.model_path": "", "llm.writer_model": args.writer})
+    load_before = os.getloadavg()
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="paperdesk-bench-") as tmp:
+        settings = settings.with_overrides(home=tmp, offline=True)
+        library = Library(settings)
+        from paperdesk.core.llm.factory import make_backend
+        from paperdesk.core.llm.models import resolve_writer
+
+        writer = resolve_writer(settings).name if settings["llm.backend"] != "remote" else "remote"
+        ingest_s, papers = timed(lambda: [library.add_pdf(f).paper for f in files])
+        backend = make_backend(settings)
+        load_s, _ = timed(lambda: getattr(backend, "llama", lambda: None)())
+        summarizer = Summarizer(library.store, backend, embedder=library.embedder)
+        for paper in papers:
+            note(f"{paper.id}: summarizing ...")
+            seconds, result = timed(lambda pid=paper.id: summarizer.summarize(pid))
+            sentences = shown_sentences(result.text)
+            page = lambda pid, p: library.store.page_text(pid, p) or ""  # noqa: E731
+            bad = [s for s in sentences if not sentence_supported(s, paper.id, page)]
+            g = result.grounding
+            rows.append({"paper": paper.id, "title": paper.title[:60], "seconds": round(seconds, 1),
+                         "sentences": len(sentences), "cited": sum(bool(CITATION.search(s)) for s in sentences),
+                         "unsupported": len(bad), "unsupported_sentences": bad,
+                         "extractive_sections": g.extractive_sections, "model_sentences": g.kept,
+                         "generated": g.generated, "text": result.text})
+            note(f"{paper.id}: {seconds:.1f} s, {len(sentences)} sentences, {len(bad)} unsupported by the check")
+        library.close()
+    load_after = os.getloadavg()
+    keys = ("seconds", "sentences", "cited", "unsupported", "model_sentences", "generated")
+    total = {k: round(sum(r[k] for r in rows), 1) for k in keys}
+    report = {"writer": writer, "cores": os.cpu_count(), "ingest_s": round(ingest_s, 1),
+              "model_load_s": round(load_s, 1), "papers": rows, "totals": total,
+              "load_average_before": [round(x, 1) for x in load_before],
+              "load_average_after": [round(x, 1) for x in load_after]}
+    lines = [f"{len(rows)} papers, writer {writer}, {report['cores']} cores; ingest {report['ingest_s']} s and "
+             f"model load {report['model_load_s']} s (not in the times)",
+             f"{'paper':<22} {'time':>8} {'sentences':>10} {'cited':>6} {'unsupported':>12} {'model-written':>14}  "
+             f"quoted sections"]
+    for r in rows + [{"paper": "total", "extractive_sections": [], **total}]:
+        lines.append(f"{r['paper']:<22} {r['seconds']:>7.1f}s {r['sentences']:>10} {r['cited']:>6} "
+                     f"{r['unsupported']:>12} {r['model_sentences']:>6}/{r['generated']:<7}  "
+                     f"{', '.join(r['extractive_sections']) or '-'}")
+    lines += [f"  unsupported ({r['paper']}): {s[:160]}" for r in rows for s in r["unsupported_sentences"]]
+    lines.append(f"load average before {report['load_average_before']}, after {report['load_average_after']}")
+    emit(report, args.json, lines)
+    return 0
