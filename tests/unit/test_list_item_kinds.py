@@ -14,7 +14,7 @@ from paperdesk.core.ingest.pdf import parse_pdf
 from paperdesk.core.research.engine import _summary
 from paperdesk.core.research.item_kinds import misfit
 from paperdesk.core.research.rules import rule_plan
-from paperdesk.core.research.synthesizer import Section, synthesize
+from paperdesk.core.research.synthesizer import synthesize
 from paperdesk.core.research.tools import extract_list, names_in
 
 PAPERS = Path(__file__).resolve().parents[1] / "fixtures" / "papers"
@@ -76,7 +76,8 @@ def test_an_author_cited_in_a_dataset_sentence_is_left_out_and_said_in_the_trace
 
 
 @pytest.mark.parametrize("name,sentence,kind,why", [
-    ("Koncel-Kedziorski", "The datasets of Koncel-Kedziorski and Smith (2019) are small.", "dataset", "a person's name"),
+    ("Koncel-Kedziorski", "The datasets of Koncel-Kedziorski and Smith (2019) are small.", "dataset",
+     "a person's name"),
     ("Koncel-Kedziorski", "Such datasets are often compared with Koncel-Kedziorski in size.", "dataset", "shaped like"),
     ("Multi-News", "We use the Multi-News dataset.", "dataset", ""),
     ("Koncel-Kedziorski", "the Koncel-Kedziorski dataset", "dataset", ""),  # named as one, right beside the word

@@ -68,7 +68,7 @@ def page_tables(page: Any, page_no: int) -> list[Table]:
     for block, match in captions[:MAX_TABLES_PER_PAGE]:
         label = f"Table {match.group(1)}"
         caption = _caption(block[4])
-        grid = _ruled_grid(block[:4], rules, words, blocks)
+        grid = _ruled_grid(block[:4], rules, words)
         if grid is None and _has_grid_lines(page, block[:4]):
             if found_grids is None:
                 found_grids = _find_tables(page)
@@ -85,8 +85,7 @@ def table_chunks(tables: Sequence[Table], chunk_words: int) -> list[NewChunk]:
     """Chunks of each table's rows, each under the caption, about `chunk_words` words long at most."""
     chunks: list[NewChunk] = []
     for table in tables:
-        lines = [render_row(table.header, row) for row in table.rows]
-        lines = [ln for ln in lines if ln]
+        lines = [piece for row in table.rows for piece in _pieces(render_row(table.header, row), chunk_words // 2)]
         head = table.caption
         part: list[str] = []
         size = len(head.split())
@@ -101,6 +100,12 @@ def table_chunks(tables: Sequence[Table], chunk_words: int) -> list[NewChunk]:
         if part:
             chunks.append(NewChunk(table.page, table.page, table.label, "\n".join([head] + part)))
     return chunks
+
+
+def _pieces(line: str, most: int) -> list[str]:
+    """A row longer than `most` words (a very wide table) in pieces of at most that many."""
+    words = line.split()
+    return [" ".join(words[i:i + most]) for i in range(0, len(words), max(most, 1))]
 
 
 def render_row(header: Sequence[str], row: Sequence[str]) -> str:
@@ -171,8 +176,7 @@ def _overlaps(a0: float, a1: float, b0: float, b1: float) -> bool:
     return min(a1, b1) - max(a0, b0) > 0.3 * min(a1 - a0, b1 - b0)
 
 
-def _ruled_grid(box: Sequence[float], rules: list[_Rule], words: list[Any], blocks: list[Any]
-                ) -> tuple[list[str], list[list[str]]] | None:
+def _ruled_grid(box: Sequence[float], rules: list[_Rule], words: list[Any]) -> tuple[list[str], list[list[str]]] | None:
     x0, y0, x1, y1 = box
     column = [r for r in rules if _overlaps(r.x0, r.x1, x0, x1)]
     below = sorted((r for r in column if r.y >= y1 - 1), key=lambda r: r.y)

@@ -152,7 +152,8 @@ def names_in(passages: list[dict[str, Any]], kind: str, limit: int = 12,
             for name in _NAME.findall(sentence):
                 if name in _NOT_NAMES or len(name) < 2 or name.lower() in seen:
                     continue
-                why = "named in a reference list or acknowledgements" if boilerplate else misfit(name, sentence, kind, p.get("text", ""))
+                why = ("named in a reference list or acknowledgements" if boilerplate
+                       else misfit(name, sentence, kind, p.get("text", "")))
                 if why:
                     misfits.setdefault(name.lower(), {"item": name, "why": why})
                     continue
