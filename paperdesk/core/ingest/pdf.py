@@ -144,7 +144,8 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
             try:
                 page = doc.load_page(i)
                 guard.check(page)  # a decompression bomb is refused before MuPDF interprets it
-                raw = layout.page_dict(page)
+                textpage = layout.text_page(page)  # read once: the layout and the table reader share it
+                raw = layout.page_dict(page, textpage)
             except PdfError:
                 raise
             except Exception as exc:  # a page MuPDF cannot interpret
@@ -154,7 +155,7 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
                 bad_pages.append(i + 1)
             pages.append(layout.page_lines(raw, i + 1, keep_spans=i < 2))
             if table_reader.may_hold_table([ln.text for ln in pages[-1].lines]):
-                found += _tables_of(page, i + 1)
+                found += _tables_of(page, i + 1, textpage)
             if progress is not None:
                 progress(i + 1, total)
         if _no_text_layer(doc, pages):
@@ -172,10 +173,10 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
     return parsed
 
 
-def _tables_of(page: pymupdf.Page, number: int) -> list[table_reader.Table]:
+def _tables_of(page: pymupdf.Page, number: int, textpage: pymupdf.TextPage) -> list[table_reader.Table]:
     """The page's captioned tables; a table the reader cannot make out costs that table, never the ingest."""
     try:
-        return table_reader.page_tables(page, number)
+        return table_reader.page_tables(page, number, textpage)
     except Exception:  # noqa: BLE001 - PyMuPDF's drawings and table finder on a damaged page
         return []
 

@@ -55,21 +55,24 @@ def may_hold_table(lines: Sequence[str]) -> bool:
     return any(CAPTION.match(line.strip()) for line in lines)
 
 
-def page_tables(page: Any, page_no: int) -> list[Table]:
-    """The captioned tables PyMuPDF's page holds; [] when it has no caption or no readable table."""
-    blocks = [b for b in page.get_text("blocks") if b[6] == 0]
+def page_tables(page: Any, page_no: int, textpage: Any = None) -> list[Table]:
+    """The captioned tables PyMuPDF's page holds; [] when it has no caption or no readable table.
+    `textpage`: the page's text already extracted (ingest's), else it is extracted here once."""
+    textpage = textpage or page.get_textpage()
+    blocks = [b for b in page.get_text("blocks", textpage=textpage) if b[6] == 0]
     captions = [(b, m) for b in blocks if (m := CAPTION.match(b[4].strip()))]
     if not captions:
         return []
-    rules = _rules(page)
-    words = page.get_text("words")
+    drawings = page.get_drawings()
+    rules = _rules(drawings)
+    words = page.get_text("words", textpage=textpage)
     found_grids: list[Any] | None = None
     out: list[Table] = []
     for block, match in captions[:MAX_TABLES_PER_PAGE]:
         label = f"Table {match.group(1)}"
         caption = _caption(block[4])
         grid = _ruled_grid(block[:4], rules, words)
-        if grid is None and _has_grid_lines(page, block[:4]):
+        if grid is None and _has_grid_lines(drawings, block[:4]):
             if found_grids is None:
                 found_grids = _find_tables(page)
             grid = _near_grid(block[:4], found_grids, {w[4] for w in words})
@@ -151,10 +154,10 @@ class _Rule:
     x1: float
 
 
-def _rules(page: Any) -> list[_Rule]:
+def _rules(drawings: list[dict[str, Any]]) -> list[_Rule]:
     """Horizontal rules at least MIN_RULE wide; dotted or dashed pieces on one height join up."""
     pieces: list[_Rule] = []
-    for path in page.get_drawings():
+    for path in drawings:
         for item in path["items"]:
             if item[0] == "l" and abs(item[1].y - item[2].y) < 1:
                 pieces.append(_Rule((item[1].y + item[2].y) / 2, min(item[1].x, item[2].x), max(item[1].x, item[2].x)))
@@ -336,11 +339,11 @@ def _join_wrapped(rows: list[list[str]]) -> list[list[str]]:
 # -- grids drawn with lines: PyMuPDF's find_tables ---------------------------------------------
 
 
-def _has_grid_lines(page: Any, box: Sequence[float]) -> bool:
+def _has_grid_lines(drawings: list[dict[str, Any]], box: Sequence[float]) -> bool:
     """Vertical lines next to the caption's column: a grid find_tables can read (it costs ~0.3 s a page)."""
     x0, _, x1, _ = box
     count = 0
-    for path in page.get_drawings():
+    for path in drawings:
         for item in path["items"]:
             if item[0] == "l" and abs(item[1].x - item[2].x) < 1 and abs(item[1].y - item[2].y) > 6:
                 count += x0 - 20 <= item[1].x <= x1 + 20
