@@ -81,3 +81,39 @@ def test_rows_render_as_name_value_pairs(header, row, want) -> None:
 
 def test_table_chunks_of_nothing_is_nothing() -> None:
     assert table_chunks([], 300) == []
+
+
+def _stats_page(boxes: bool) -> pymupdf.Page:
+    """A page with a corpus-statistics table drawn as cell boxes (boxes) or with rules and no verticals."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 90), "Table 3: Corpus statistics of the collection.", fontsize=9)
+    rows = [["Statistic", "Value"], ["Papers", "81.1M"], ["Full texts", "8.1M"], ["Citations", "380.5M"]]
+    x, top, h = [72, 200, 300], 100, 16
+    for i, row in enumerate(rows):
+        if not boxes:
+            page.draw_line((x[0], top + i * h), (x[-1], top + i * h))
+        for j, cell in enumerate(row):
+            if boxes:
+                page.draw_rect(pymupdf.Rect(x[j], top + i * h, x[j + 1], top + (i + 1) * h))
+            page.insert_text((x[j] + 4, top + i * h + 12), cell, fontsize=9)
+    if not boxes:
+        page.draw_line((x[0], top + len(rows) * h), (x[-1], top + len(rows) * h))
+    page.insert_text((72, 400), "The body of the paper goes on here, in sentences long enough to read as prose.")
+    return page
+
+
+@pytest.mark.parametrize("boxes", [False, True])
+def test_a_grid_of_boxes_goes_to_find_tables_and_a_ruled_one_is_read_from_the_words(boxes, monkeypatch) -> None:
+    from paperdesk.core.ingest import tables
+
+    calls: list[int] = []
+    real = tables._find_tables
+    monkeypatch.setattr(tables, "_find_tables", lambda page: calls.append(1) or real(page))
+    found = page_tables(_stats_page(boxes), 5)
+    assert [(t.label, t.header, t.rows) for t in found] == [
+        ("Table 3", ["Statistic", "Value"], [["Papers", "81.1M"], ["Full texts", "8.1M"], ["Citations", "380.5M"]])]
+    assert len(calls) == (1 if boxes else 0)  # find_tables (slow) only where rules next to the caption are missing
+    chunk = table_chunks(found, 300)[0]
+    assert chunk.text == ("Table 3: Corpus statistics of the collection.\nStatistic: Papers; Value: 81.1M.\n"
+                          "Statistic: Full texts; Value: 8.1M.\nStatistic: Citations; Value: 380.5M.")

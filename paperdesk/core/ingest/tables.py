@@ -340,7 +340,8 @@ def _join_wrapped(rows: list[list[str]]) -> list[list[str]]:
 
 
 def _has_grid_lines(drawings: list[dict[str, Any]], box: Sequence[float]) -> bool:
-    """Vertical lines next to the caption's column: a grid find_tables can read (it costs ~0.3 s a page)."""
+    """Vertical lines (or cell boxes) next to the caption's column: a grid find_tables can read
+    (it costs ~0.3 s a page, so it runs only then)."""
     x0, _, x1, _ = box
     count = 0
     for path in drawings:
@@ -349,6 +350,8 @@ def _has_grid_lines(drawings: list[dict[str, Any]], box: Sequence[float]) -> boo
                 count += x0 - 20 <= item[1].x <= x1 + 20
             elif item[0] == "re" and item[1].width < 2 and item[1].height > 6:
                 count += x0 - 20 <= item[1].x0 <= x1 + 20
+            elif item[0] == "re" and item[1].width > 6 and item[1].height > 6 and not path.get("fill"):
+                count += x0 - 20 <= item[1].x0 <= x1 + 20  # a cell drawn as a box
     return count >= 3
 
 
