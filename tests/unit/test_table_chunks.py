@@ -50,6 +50,10 @@ def test_a_caption_under_its_table_and_group_rows_are_read() -> None:
     assert "Model: I-VILA; P: 92.0; Full R: 94.1; F1: 92.7; Grobid Subset P: 92.2" in papermage["Table 2"].text
     multi = "\n".join(c.text for c in tables_of("2206.10883v3.pdf") if c.section == "Table 2")
     assert "\nShort:\nDataset: BigPatent; Samples: 1,341,362;" in multi  # a group label stands on its own line
+    # Two group labels on one line among rows of figures label the rows below, not the row above.
+    five = next(c.text for c in tables_of("2206.10883v3.pdf") if c.section == "Table 5")
+    assert "\nBART, Multitask: L →{S, T} / BART, Single-task: L →S, L →T:\n" in five
+    assert "\nLengths: T; Samples: 6517; R-1f1: 25.38; R-2f1: 8.92;" in five
 
 
 def test_text_that_only_looks_like_a_table_is_not_one() -> None:

@@ -273,10 +273,19 @@ def _grid(words: list[Any], rules: list[_Rule]) -> tuple[list[str], list[list[st
     grid = [_place(_under_rules(row, partial, mids[i], mids[i + 1]) if i + 1 < n_head else row, spans)
             for i, row in enumerate(cells)]
     header = [" ".join(filter(None, (grid[r][c] for r in range(n_head)))) for c in range(len(spans))]
-    # A body line of one cell across the columns (or alone right of the first) labels a group of rows.
-    body = [[row[0][2]] if len(row) == 1 and len(spans) > 1 and any(grid[i][1:]) else grid[i]
-            for i, row in enumerate(cells) if i >= n_head]
+    # A body line of one cell across the columns (or alone right of the first) labels a group of rows;
+    # so does a line of words alone, first column empty, among rows of figures ("BART, Multitask: ...").
+    rows = range(n_head, len(cells))
+    figures = sum(any(map(_numeric, filter(None, grid[i]))) for i in rows) * 2 >= len(rows)
+    body = [[" / ".join(c[2] for c in cells[i])] if _labels_group(cells[i], grid[i], len(spans), figures) else grid[i]
+            for i in rows]
     return header, _join_wrapped(body)
+
+
+def _labels_group(raw: list[tuple[float, float, str]], row: list[str], columns: int, figures: bool) -> bool:
+    if columns < 2 or not any(row[1:]):
+        return False
+    return len(raw) == 1 or (figures and not row[0] and not any(_numeric(c) for c in row if c))
 
 
 def _under_rules(row: list[tuple[float, float, str]], partial: list[_Rule], mid: float, next_mid: float
