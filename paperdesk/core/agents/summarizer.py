@@ -33,6 +33,7 @@ from paperdesk.core.llm.requests import make_request
 from paperdesk.core.progress import Progress, ProgressCallback
 from paperdesk.core.prompts import render
 from paperdesk.core.db.store import Chunk, Store, SummaryRevision
+from paperdesk.core.ingest.tables import is_table_section
 
 SECTIONS = (("problem", "Problem"), ("method", "Method"), ("results", "Results"), ("limitations", "Limitations"))
 SKIP_SECTIONS = ("references", "bibliography", "acknowledg", "front matter", "keywords", "author contributions")
@@ -61,7 +62,8 @@ class SummaryResult:
 
 def pick_excerpts(chunks: list[Chunk]) -> list[Chunk]:
     """One chunk per body section, in order, at most MAX_EXCERPTS spread over the paper."""
-    body = [c for c in chunks if not any(s in c.section.lower() for s in SKIP_SECTIONS)] or chunks
+    body = [c for c in chunks if not any(s in c.section.lower() for s in SKIP_SECTIONS)
+            and not is_table_section(c.section)] or chunks  # a table's rows are evidence, not a section to excerpt
     firsts: list[Chunk] = []
     seen: set[str] = set()
     for chunk in body:

@@ -16,6 +16,7 @@ from typing import Sequence
 from paperdesk.core.agents.attribution import split_sentences
 from paperdesk.core.agents.summarizer import SKIP_SECTIONS
 from paperdesk.core.db.store import Chunk, Store
+from paperdesk.core.ingest.tables import is_table_section
 
 MAX_TERMS = 12
 _NUMBERING = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
@@ -79,7 +80,8 @@ def _kind(title: str) -> str:
 
 
 def body_chunks(chunks: Sequence[Chunk]) -> list[Chunk]:
-    return [c for c in chunks if c.section and not any(s in c.section.lower() for s in SKIP_SECTIONS)]
+    return [c for c in chunks if c.section and not any(s in c.section.lower() for s in SKIP_SECTIONS)
+            and not is_table_section(c.section)]  # a table's rows: evidence to cite, not a section to discuss
 
 
 def words_of(text: str) -> list[str]:

@@ -22,6 +22,7 @@ _KNOWN_SET = frozenset({
     "appendix", "appendices", "supplementary material", "keywords", "ccs concepts", "index terms",
     "ethics statement", "ethical considerations", "broader impact", "impact statement",
 })
+KNOWN_HEADINGS = _KNOWN_SET  # well-known section names, lower case
 _APPENDIX = re.compile(r"^(?:appendix|APPENDIX|Appendix)(?:es)?(?:\s+[A-Z0-9][.:]?(?:\s|$).*)?$")
 _CASE_WORD = re.compile(r"[^\W\d_]+")
 _MID_SENTENCE = re.compile(r"[a-z]{2}\. [A-Z]")

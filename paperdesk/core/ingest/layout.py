@@ -66,9 +66,14 @@ class PageLines:
     stamp: str = ""  # arXiv's margin stamp ("arXiv:2302.07302v1 [cs.HC] 14 Feb 2023"), kept out of the lines
 
 
-def page_dict(page: pymupdf.Page) -> dict:
+def text_page(page: pymupdf.Page) -> pymupdf.TextPage:
+    """The page's text, extracted once with ingest's flags (may raise on a broken page)."""
+    return page.get_textpage(flags=_FLAGS)
+
+
+def page_dict(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> dict:
     """PyMuPDF's "dict" text output for a page (may raise on a broken page)."""
-    return page.get_text("dict", flags=_FLAGS)
+    return page.get_text("dict", flags=_FLAGS, textpage=textpage)
 
 
 def page_lines(data: dict, number: int, keep_spans: bool = False) -> PageLines:

@@ -15,7 +15,7 @@ import pymupdf
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import PdfError
-from paperdesk.core.ingest import dates, frontmatter, layout
+from paperdesk.core.ingest import dates, frontmatter, layout, tables as table_reader
 from paperdesk.core.ingest.chunking import FRONT_MATTER, Para, chunk_pages, chunk_paragraphs
 from paperdesk.core.ingest.inflate_limits import InflateGuard
 from paperdesk.core.db.store import NewChunk
@@ -135,6 +135,7 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
         total = doc.page_count
         pages: list[layout.PageLines] = []
         bad_pages: list[int] = []
+        found: list[table_reader.Table] = []
         guard = InflateGuard(doc, path.name)
         for i in range(total):
             if cancel is not None:
@@ -143,7 +144,8 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
             try:
                 page = doc.load_page(i)
                 guard.check(page)  # a decompression bomb is refused before MuPDF interprets it
-                raw = layout.page_dict(page)
+                textpage = layout.text_page(page)  # read once: the layout and the table reader share it
+                raw = layout.page_dict(page, textpage)
             except PdfError:
                 raise
             except Exception as exc:  # a page MuPDF cannot interpret
@@ -152,6 +154,8 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
             if "error" in pymupdf.TOOLS.mupdf_warnings().lower():
                 bad_pages.append(i + 1)
             pages.append(layout.page_lines(raw, i + 1, keep_spans=i < 2))
+            if table_reader.may_hold_table([ln.text for ln in pages[-1].lines]):
+                found += _tables_of(page, i + 1, textpage)
             if progress is not None:
                 progress(i + 1, total)
         if _no_text_layer(doc, pages):
@@ -164,7 +168,17 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
         doc.close()
     parsed = _assemble(path, pages, meta, hashlib.sha256(data).hexdigest(), chunk_words, overlap_words)
     parsed.bad_pages = bad_pages
+    if parsed.chunks:  # the tables join the text's chunks, after them (a paper of tables alone is no paper)
+        parsed.chunks += table_reader.table_chunks(found, chunk_words)
     return parsed
+
+
+def _tables_of(page: pymupdf.Page, number: int, textpage: pymupdf.TextPage) -> list[table_reader.Table]:
+    """The page's captioned tables; a table the reader cannot make out costs that table, never the ingest."""
+    try:
+        return table_reader.page_tables(page, number, textpage)
+    except Exception:  # noqa: BLE001 - PyMuPDF's drawings and table finder on a damaged page
+        return []
 
 
 def _assemble(path: Path, pages: list[layout.PageLines], meta: dict, digest: str,

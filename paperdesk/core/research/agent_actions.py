@@ -3,8 +3,8 @@
 Reader mode shows citations only; plan and agent modes share the research itself.
 The cited spot is found in the paper's PDF with PyMuPDF's `page.search_for` (the
 quote's first words, on the cited page and the rest of the cited chunk's pages):
-the page it is on and the text it matched there become the Reader's page and
-highlight. When the PDF is gone or search_for finds nothing, the longest run of
+the page it is on and the words it matched there (PyMuPDF's words, in reading order)
+become the Reader's page and highlight. When the PDF is gone or search_for finds nothing, the longest run of
 the quote found verbatim in the stored page text is highlighted instead.
 """
 
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pymupdf
 
 from paperdesk.core.commands.views import PageView
+from paperdesk.core.research.highlight_words import words_under
 
 if TYPE_CHECKING:
     from paperdesk.core.research.researcher import ResearchResult
@@ -82,13 +83,9 @@ def found_in_pdf(pdf_path: str | Path, pages: list[int], quote: str, words: int 
 
 
 def _first_hit(page: Any, rects: list[Any], size: int) -> str:
-    """The page's text under the first hit: search_for gives one rect per line of every hit, in order."""
-    found: list[str] = []
-    for rect in rects:
-        found += page.get_textbox(rect).split()
-        if len(found) >= size:
-            break
-    return " ".join(found)
+    """The page's words under the first hit (search_for gives one rect per line of every hit, in order),
+    whole and in reading order: clipping characters to the rects garbled them."""
+    return " ".join(words_under(page, rects, size))
 
 
 def cited_page(store: "Store", citations: list[dict[str, Any]]) -> PageView | None:

@@ -269,12 +269,21 @@ def reformulate(sub_question: str, query: str) -> str:
     return text if text.strip() and text.lower() != sub_question.lower() else f"{sub_question} {query}"
 
 
+def left_out(result: dict[str, Any]) -> str:
+    """'; left out Koncel-Kedziorski (a person's name ...)': the names an extract_list step dropped, and why."""
+    gone = result.get("dropped") or []
+    if not gone:
+        return ""
+    shown = "; ".join(f"{d['item']} ({d['why']})" for d in gone[:4])
+    return f"; left out {shown}" + (f" and {len(gone) - 4} more" if len(gone) > 4 else "")
+
+
 def _summary(result: Any) -> str:
     if not isinstance(result, dict):
         return ""
     for key, noun in (("passages", "passages"), ("items", "items"), ("papers", "papers")):
         if key in result:
-            return f"{len(result[key])} {noun}"
+            return f"{len(result[key])} {noun}" + left_out(result)
     if "citations" in result:
         return f"{len(result['citations'])} citations"
     return "summary" if result.get("summary") else "no summary stored"

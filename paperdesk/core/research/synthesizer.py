@@ -53,9 +53,10 @@ def step_sections(step: Any, result: dict[str, Any] | None) -> list[Section]:
 
 
 def lists_of(plan: Plan, results: dict[str, Any]) -> list[dict[str, Any]]:
-    """The extract_list results that found names, and arxiv_search results that found papers, in plan order."""
+    """The extract_list results that found (or left out) names, and arxiv_search results that found papers,
+    in plan order."""
     return [results[s.output_key] for s in plan.steps if s.tool in ("extract_list", "arxiv_search")
-            and ((results.get(s.output_key) or {}).get("items") or (results.get(s.output_key) or {}).get("papers"))]
+            and any((results.get(s.output_key) or {}).get(k) for k in ("items", "papers", "dropped"))]
 
 
 def synthesize(plan: Plan, sections: list[Section], unanswered: list[str], steps: list[dict[str, Any]],
@@ -125,6 +126,8 @@ class Synthesis:
             put(f"## {found['kind'].capitalize()} names in the passages\n\n")
             for item in found["items"]:
                 put(f"- {item['item']} [{_number(item['passage'], numbers, citations, self.place)}]\n")
+            if found.get("dropped"):  # names the kind check turned away, said rather than hidden
+                put("\n_Left out: " + "; ".join(f"{d['item']} ({d['why']})" for d in found["dropped"]) + "._\n")
             put("\n")
         written = {q.rstrip("?. ").lower() for q in self.questions}
         unanswered = [q for q in unanswered if q.rstrip("?. ").lower() not in written]  # answered above: not twice

@@ -22,6 +22,8 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import NetworkError, PaperdeskError
 from paperdesk.core.library.library import Hit, Library
 from paperdesk.core.llm.backend import Backend
+from paperdesk.core.agents.evidence import is_boilerplate
+from paperdesk.core.research.item_kinds import misfit
 from paperdesk.core.research.plan import _as_list
 
 TEXT_WORDS = 80  # words of a passage kept in a result: enough to extract from and to show
@@ -125,23 +127,40 @@ def kind_of(text: str) -> str:
 def extract_list(ctx: ToolContext, params: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
     kind = kind_of(str(params["kind"]))
     source = [p for key in _as_list(params["source"]) for p in (inputs.get(key) or {}).get("passages", [])]
-    return {"kind": kind, "items": names_in(source, kind)}
+    dropped: list[dict[str, str]] = []
+    items = names_in(source, kind, dropped=dropped)
+    return {"kind": kind, "items": items, **({"dropped": dropped} if dropped else {})}
 
 
-def names_in(passages: list[dict[str, Any]], kind: str, limit: int = 12) -> list[dict[str, Any]]:
-    """Capitalised names and acronyms in sentences that mention the kind ("... on the SQuAD dataset")."""
+_SENTENCE_END = re.compile(r"(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+")  # "X et al. [3] built" is one
+
+
+def names_in(passages: list[dict[str, Any]], kind: str, limit: int = 12,
+             dropped: list[dict[str, str]] | None = None) -> list[dict[str, Any]]:
+    """Capitalised names and acronyms in sentences that mention the kind ("... on the SQuAD dataset"),
+    each checked against the kind (item_kinds.misfit): a name that fits in no sentence goes to `dropped`
+    with the reason, for the trace. A reference list or acknowledgements names people and venues: none."""
     words = _KIND_WORDS[kind]
     seen: dict[str, dict[str, Any]] = {}
+    misfits: dict[str, dict[str, str]] = {}
     for p in passages:
-        for sentence in re.split(r"(?<=[.!?])\s+", p.get("text", "")):
+        boilerplate = is_boilerplate(p.get("section", ""), p.get("text", ""))
+        for sentence in _SENTENCE_END.split(p.get("text", "")):
             low = set(re.findall(r"[a-z0-9]+", sentence.lower()))
             if not low & set(words):
                 continue
             for name in _NAME.findall(sentence):
                 if name in _NOT_NAMES or len(name) < 2 or name.lower() in seen:
                     continue
+                why = ("named in a reference list or acknowledgements" if boilerplate
+                       else misfit(name, sentence, kind, p.get("text", "")))
+                if why:
+                    misfits.setdefault(name.lower(), {"item": name, "why": why})
+                    continue
                 seen[name.lower()] = {"item": name, "kind": kind, "passage": {
                     "paper_id": p["paper_id"], "page": p["page"], "chunk_id": p["chunk_id"]}}
+    if dropped is not None:
+        dropped.extend(v for k, v in misfits.items() if k not in seen)
     return list(seen.values())[:limit]
 
 
@@ -201,7 +220,7 @@ def items_of(result: dict[str, Any] | None, cap: int) -> list[str]:
 def merge(iterations: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     """One result for an iterated step: each iteration's, plus their passages / items / papers joined."""
     out: dict[str, Any] = {"iterations": [{"item": item, "result": r} for item, r in iterations]}
-    for key in ("passages", "items", "papers", "citations"):
+    for key in ("passages", "items", "papers", "citations", "dropped"):
         joined = [x for _, r in iterations for x in (r.get(key) or [])]
         if joined:
             out[key] = joined
