@@ -22,6 +22,7 @@ from paperdesk.core.agents.attribution import drop_copied
 from paperdesk.core.agents.claims import _stem, content_words
 from paperdesk.core.agents.evidence import is_boilerplate
 from paperdesk.core.db.store import Store
+from paperdesk.core.discussion.outline import mentions
 from paperdesk.core.prompts import template
 
 MIN_WORDS = 4
@@ -41,6 +42,7 @@ class Target:
 
     passage: str
     page: int
+    focus: str = ""  # the term or heading the question should name (a key term the passage uses)
 
 
 def stems(text: str) -> set[str]:
@@ -153,13 +155,20 @@ def abstract_of(store: Store, paper_id: str) -> Target | None:
 
 
 def target_for(store: Store, outline, topic) -> Target | None:  # type: ignore[no-untyped-def]
-    """The passage a topic's question is about: the abstract, the section's passage, or the term's sentence."""
+    """The passage a topic's question is about (the abstract, the section's passage, or the term's sentence),
+    with the key term it should name."""
     if topic.kind == "overview":
-        return abstract_of(store, outline.paper_id)
-    term = next((t for t in outline.terms if t.text == topic.target), None)
-    if term is not None and term.definition:
-        return Target(" ".join(term.definition.split()[:PASSAGE_WORDS]), term.page)
-    section = outline.section_of(topic.section or topic.target)
-    if section is not None:
-        return passage_of(store, outline.paper_id, section.chunk_ids, "" if term is None else term.text)
-    return None
+        found = abstract_of(store, outline.paper_id)
+    else:
+        term = next((t for t in outline.terms if t.text == topic.target), None)
+        section = outline.section_of(topic.section or topic.target)
+        if term is not None and term.definition:
+            found = Target(" ".join(term.definition.split()[:PASSAGE_WORDS]), term.page, term.text)
+        elif section is not None:
+            found = passage_of(store, outline.paper_id, section.chunk_ids, "" if term is None else term.text)
+        else:
+            return None
+    if found is not None and not found.focus:
+        found.focus = next((t.text for t in outline.terms if mentions(found.passage, t.text)), "") or (
+            topic.target if topic.kind != "overview" else outline.title.split(":", 1)[0])
+    return found
