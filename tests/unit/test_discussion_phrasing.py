@@ -88,3 +88,12 @@ def test_one_shared_word_is_not_a_repeat_of_a_one_word_template_question():
     assert repeats("What is the purpose of writing in a related work section?",
                    ['Can you say more about "writing"?']) is None
     assert repeats("Can you say more about writing?", ['Can you say more about "writing"?']) is not None
+
+
+def test_a_refused_question_gets_one_more_try_that_must_name_the_passages_term():
+    student = _student("What is the main focus of this paper?")
+    question, phrased = student.ask(Topic("overview", TITLE))
+    assert not phrased and len(student.backend.requests) == 2
+    first, second = (r.prompt for r in student.backend.requests)
+    assert "(The question names" not in first and "(The question names" in second
+    assert student.why.count("not about the paper's words") == 2

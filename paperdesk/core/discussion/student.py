@@ -144,7 +144,11 @@ class Student:
         prompt = render("discuss_student", title=self.outline.title, page=str(target.page), passage=target.passage,
                         answer=plain_answer(self.last_answer), focus=target.focus or self._values(topic)["title"])
         question, reasons = None, []
-        for temperature, seed in ((0.3, 7), (0.8, 107)):  # a refused question gets one more, freer, try
+        focus = target.focus or self._values(topic)["title"]
+        # a refused question gets one more, freer, try that must name the passage's term
+        retry = prompt.rstrip().removesuffix("Question:") + f'(The question names "{focus}".)\nQuestion:'
+        for attempt, (temperature, seed) in enumerate(((0.3, 7), (0.8, 107))):
+            prompt = retry if attempt else prompt
             options = {"max_tokens": self.question_tokens, "stop": ["\n", "Paper:", "Passage", "Last answer:"],
                        "temperature": temperature, "seed": seed + len(self.questions), "repeat_penalty": 1.15}
             request = (GenerationRequest(messages=messages(prompt), **options) if self.backend.chat_template
