@@ -97,3 +97,9 @@ def test_a_refused_question_gets_one_more_try_that_must_name_the_passages_term()
     first, second = (r.prompt for r in student.backend.requests)
     assert "(The question names" not in first and "(The question names" in second
     assert student.why.count("not about the paper's words") == 2
+
+
+def test_a_longer_question_using_a_short_template_questions_words_asks_something_else():
+    template_question = 'Can you say more about "expository writing"?'
+    assert repeats("Why is the authors' reading of the source still important in expository writing?",
+                   [template_question]) is None

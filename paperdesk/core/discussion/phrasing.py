@@ -7,7 +7,7 @@ when it is a real question (one sentence ending in "?", short), about this
 paper (it shares content words with the passage, the title or the last
 answer), not an echo of the prompt (scaffolding, the worked example, a long
 run of the passage copied), and not a repeat of a question already asked
-(most of its content words, two or more, are an earlier question's). Otherwise the
+(most of its content words, three or more, are an earlier question's). Otherwise the
 student's template question is asked, and the reason is recorded.
 """
 
@@ -56,8 +56,8 @@ def overlap(a: str, b: str) -> float:
     if not x or not y:
         return 1.0 if a.strip().lower() == b.strip().lower() else 0.0
     shared = len(x & y)
-    if shared < 2 and x != y:
-        return shared / max(len(x), len(y))
+    if min(len(x), len(y)) < 3 and x != y:  # a two-word question ("more about 'expository writing'") is not
+        return shared / max(len(x), len(y))  # repeated by a longer one that uses its words to ask something else
     return shared / min(len(x), len(y))
 
 
