@@ -6,7 +6,7 @@ word with two capitals (a name like S2ORC, GROBID) is on the page, and at
 least 70% of its longer words (5+ letters, by their first five letters) are on
 the page. A "not found" answer is supported when its quote is on the page, word
 for word. Repeated: a question whose words (4+ letters) are mostly (60%, of the
-smaller question) an earlier question's, or the same text.
+smaller question, of two or more) an earlier question's, or the same text.
 """
 
 from __future__ import annotations
@@ -99,7 +99,10 @@ def repeated(questions: Sequence[str]) -> int:
         for earlier in questions[:i]:
             theirs = _content(earlier)
             same = q.strip().lower() == earlier.strip().lower()
-            close = bool(mine and theirs) and len(mine & theirs) / min(len(mine), len(theirs)) >= REPEATED
+            if min(len(mine), len(theirs)) < 2:  # a one-word question ("more about 'information'") repeats only
+                close = bool(mine) and mine == theirs  # the same word asked again
+            else:
+                close = len(mine & theirs) / min(len(mine), len(theirs)) >= REPEATED
             if same or close:
                 count += 1
                 break

@@ -37,3 +37,9 @@ def test_sentences_keep_their_citation_and_questions_repeat_by_their_words():
     assert split("One point [p. 2]. Two p. 3 points [pp. 3-4].") == ["One point [p. 2].", "Two p. 3 points [pp. 3-4]."]
     assert repeated(["What corpus statistics does S2ORC report?", "How is GROBID used?",
                      "Which corpus statistics does S2ORC report in Table 3?"]) == 1
+
+
+def test_a_one_word_question_is_repeated_only_by_the_same_word():
+    assert repeated(['Can you say more about "information"?',
+                     "What types of information do language models help users read?",
+                     "Can you say more about information?"]) == 1

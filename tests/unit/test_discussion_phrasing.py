@@ -32,7 +32,7 @@ def test_a_curious_readers_question_about_the_passage_is_kept():
     ("How does CiteSee decide, for every single inline citation in every paper a reader opens across "
      "all the many sessions of a long week of reading, which of them to highlight?", "too long"),
     ("What does the passage say about saved citations?", "echoes the prompt"),
-    ("Why did the coated seeds help only in the dry plots?", "copies the prompt's example"),
+    ("Why did the nitrogen-fixing bacteria help only in the dry plots?", "copies the prompt's example"),
     ("Why is the sky blue on a summer afternoon?", "not about the paper's words"),
     ("Are citations the reader has already read, saved or cited highlighted?", "reads the passage back"),
     ("what does citesee highlight?", "not a clean question"),
@@ -80,7 +80,7 @@ def test_a_chat_writer_gets_the_worked_example_as_its_own_exchange_and_this_pape
     student.ask(Topic("overview", TITLE))
     turns = student.backend.requests[-1].messages
     assert [m["role"] for m in turns] == ["system", "user", "assistant", "user"]
-    assert turns[2]["content"] == "Why did the coated seeds help only in the dry plots?"
+    assert turns[2]["content"] == "Why did the nitrogen-fixing bacteria help only in the dry plots?"
     assert PASSAGE.passage in turns[3]["content"] and "Soil" not in turns[3]["content"]
 
 
@@ -88,3 +88,18 @@ def test_one_shared_word_is_not_a_repeat_of_a_one_word_template_question():
     assert repeats("What is the purpose of writing in a related work section?",
                    ['Can you say more about "writing"?']) is None
     assert repeats("Can you say more about writing?", ['Can you say more about "writing"?']) is not None
+
+
+def test_a_refused_question_gets_one_more_try_that_must_name_the_passages_term():
+    student = _student("What is the main focus of this paper?")
+    question, phrased = student.ask(Topic("overview", TITLE))
+    assert not phrased and len(student.backend.requests) == 2
+    first, second = (r.prompt for r in student.backend.requests)
+    assert "(The question names" not in first and "(The question names" in second
+    assert student.why.count("not about the paper's words") == 2
+
+
+def test_a_longer_question_using_a_short_template_questions_words_asks_something_else():
+    template_question = 'Can you say more about "expository writing"?'
+    assert repeats("Why is the authors' reading of the source still important in expository writing?",
+                   [template_question]) is None

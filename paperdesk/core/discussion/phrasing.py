@@ -7,7 +7,7 @@ when it is a real question (one sentence ending in "?", short), about this
 paper (it shares content words with the passage, the title or the last
 answer), not an echo of the prompt (scaffolding, the worked example, a long
 run of the passage copied), and not a repeat of a question already asked
-(most of its content words, two or more, are an earlier question's). Otherwise the
+(most of its content words, three or more, are an earlier question's). Otherwise the
 student's template question is asked, and the reason is recorded.
 """
 
@@ -22,6 +22,7 @@ from paperdesk.core.agents.attribution import drop_copied
 from paperdesk.core.agents.claims import _stem, content_words
 from paperdesk.core.agents.evidence import is_boilerplate
 from paperdesk.core.db.store import Store
+from paperdesk.core.discussion.outline import mentions
 from paperdesk.core.prompts import template
 
 MIN_WORDS = 4
@@ -41,6 +42,7 @@ class Target:
 
     passage: str
     page: int
+    focus: str = ""  # the term or heading the question should name (a key term the passage uses)
 
 
 def stems(text: str) -> set[str]:
@@ -54,8 +56,8 @@ def overlap(a: str, b: str) -> float:
     if not x or not y:
         return 1.0 if a.strip().lower() == b.strip().lower() else 0.0
     shared = len(x & y)
-    if shared < 2 and x != y:
-        return shared / max(len(x), len(y))
+    if min(len(x), len(y)) < 3 and x != y:  # a two-word question ("more about 'expository writing'") is not
+        return shared / max(len(x), len(y))  # repeated by a longer one that uses its words to ask something else
     return shared / min(len(x), len(y))
 
 
@@ -153,13 +155,20 @@ def abstract_of(store: Store, paper_id: str) -> Target | None:
 
 
 def target_for(store: Store, outline, topic) -> Target | None:  # type: ignore[no-untyped-def]
-    """The passage a topic's question is about: the abstract, the section's passage, or the term's sentence."""
+    """The passage a topic's question is about (the abstract, the section's passage, or the term's sentence),
+    with the key term it should name."""
     if topic.kind == "overview":
-        return abstract_of(store, outline.paper_id)
-    term = next((t for t in outline.terms if t.text == topic.target), None)
-    if term is not None and term.definition:
-        return Target(" ".join(term.definition.split()[:PASSAGE_WORDS]), term.page)
-    section = outline.section_of(topic.section or topic.target)
-    if section is not None:
-        return passage_of(store, outline.paper_id, section.chunk_ids, "" if term is None else term.text)
-    return None
+        found = abstract_of(store, outline.paper_id)
+    else:
+        term = next((t for t in outline.terms if t.text == topic.target), None)
+        section = outline.section_of(topic.section or topic.target)
+        if term is not None and term.definition:
+            found = Target(" ".join(term.definition.split()[:PASSAGE_WORDS]), term.page, term.text)
+        elif section is not None:
+            found = passage_of(store, outline.paper_id, section.chunk_ids, "" if term is None else term.text)
+        else:
+            return None
+    if found is not None and not found.focus:
+        found.focus = next((t.text for t in outline.terms if mentions(found.passage, t.text)), "") or (
+            topic.target if topic.kind != "overview" else outline.title.split(":", 1)[0])
+    return found

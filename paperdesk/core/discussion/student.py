@@ -142,19 +142,29 @@ class Student:
         fallback = self._template(topic)
         target = self._target(topic)
         prompt = render("discuss_student", title=self.outline.title, page=str(target.page), passage=target.passage,
-                        answer=plain_answer(self.last_answer))
-        options = {"max_tokens": self.question_tokens, "stop": ["\n", "Paper:", "Passage", "Last answer:"],
-                   "temperature": 0.3, "seed": 7 + len(self.questions), "repeat_penalty": 1.15}
-        request = (GenerationRequest(messages=messages(prompt), **options) if self.backend.chat_template
-                   else make_request(self.backend, prompt.rstrip(), **options))
-        result = generate(self.backend, request, cancel=cancel)
-        question, self.why = (None, "cancelled") if result.cancelled else check(
-            result.text, target, self.outline.title, self.last_answer, [*self.questions, *self.earlier],
-            worked_example())
-        if question is not None and self._repeats(question):
-            question, self.why = None, "close in meaning to an earlier question"
-        if question is None and not result.cancelled:
-            self.why = f"{self.why}: {' '.join(result.text.split())[:100]!r}"  # what the model wrote, for the record
+                        answer=plain_answer(self.last_answer), focus=target.focus or self._values(topic)["title"])
+        question, reasons = None, []
+        focus = target.focus or self._values(topic)["title"]
+        # a refused question gets one more, freer, try that must name the passage's term
+        retry = prompt.rstrip().removesuffix("Question:") + f'(The question names "{focus}".)\nQuestion:'
+        for attempt, (temperature, seed) in enumerate(((0.3, 7), (0.8, 107))):
+            prompt = retry if attempt else prompt
+            options = {"max_tokens": self.question_tokens, "stop": ["\n", "Paper:", "Passage", "Last answer:"],
+                       "temperature": temperature, "seed": seed + len(self.questions), "repeat_penalty": 1.15}
+            request = (GenerationRequest(messages=messages(prompt), **options) if self.backend.chat_template
+                       else make_request(self.backend, prompt.rstrip(), **options))
+            result = generate(self.backend, request, cancel=cancel)
+            if result.cancelled:
+                reasons = ["cancelled"]
+                break
+            question, why = check(result.text, target, self.outline.title, self.last_answer,
+                                  [*self.questions, *self.earlier], worked_example())
+            if question is not None and self._repeats(question):
+                question, why = None, "close in meaning to an earlier question"
+            if question is not None:
+                break
+            reasons.append(f"{why}: {' '.join(result.text.split())[:100]!r}")  # what the model wrote, for the record
+        self.why = "" if question is not None else "; ".join(reasons)
         text = question or fallback
         self.questions.append(text.lower())
         if on_token is not None:
