@@ -228,6 +228,9 @@ def test_the_rules_plan_when_the_writer_model_fails_too_and_one_model_is_not_ask
     writer = FakeLLM("still not a plan")
     plan = Planner(FakeLLM("not a plan"), "fake", writer=writer).plan("How do readers use citations?")
     assert plan.made_by == "rules" and len(writer.requests) == 1
+    writer = FakeLLM(GOOD)
+    plan = Planner(None, writer=writer).plan("How do readers use citations?")
+    assert plan.made_by == "rules" and not writer.requests  # no planner model: research plans by rules
 
 
 def test_planner_offline_offers_no_online_tool_and_rejects_one():

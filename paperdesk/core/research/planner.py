@@ -160,8 +160,9 @@ class Planner:
                  writer: Backend | None = None, writer_name: str = "") -> None:
         self.backend = backend
         # The writer model gets one try when the structure model's plans fail their checks (a larger
-        # model copies the examples less); the same model twice would fail the same way.
-        self.writer = writer if writer is not backend else None
+        # model copies the examples less); the same model twice would fail the same way, and with no
+        # planner model at all (research by rules) no model plans.
+        self.writer = writer if backend is not None and writer is not backend else None
         self.writer_name = writer_name or getattr(writer, "name", "writer")
         self.timeout = timeout  # seconds the model may take per attempt (0: no limit); then rules plan
         self.model_name = model_name or getattr(backend, "name", "model")
