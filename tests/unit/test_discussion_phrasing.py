@@ -31,7 +31,7 @@ def test_a_curious_readers_question_about_the_passage_is_kept():
     ("Why?", "too short"),
     ("How does CiteSee decide, for every single inline citation in every paper a reader opens across "
      "all the many sessions of a long week of reading, which of them to highlight?", "too long"),
-    ("What does the passage say about saved citations?", "echoes the prompt"),
+    ("What do the passages say about saved citations?", "echoes the prompt"),
     ("Why did the nitrogen-fixing bacteria help only in the dry plots?", "copies the prompt's example"),
     ("Why is the sky blue on a summer afternoon?", "not about the paper's words"),
     ("Are citations the reader has already read, saved or cited highlighted?", "reads the passage back"),
@@ -103,3 +103,10 @@ def test_a_longer_question_using_a_short_template_questions_words_asks_something
     template_question = 'Can you say more about "expository writing"?'
     assert repeats("Why is the authors' reading of the source still important in expository writing?",
                    [template_question]) is None
+
+
+def test_the_passage_a_question_speaks_of_is_the_paper_to_the_reader():
+    assert checked("What does the passage mean by \"inline citations\"?")[0] == \
+        'What does the paper mean by "inline citations"?'
+    assert repeats("What is the main idea of expository writing?",
+                   ["Why is expository writing different from the previous work?"]) is None

@@ -7,7 +7,7 @@ when it is a real question (one sentence ending in "?", short), about this
 paper (it shares content words with the passage, the title or the last
 answer), not an echo of the prompt (scaffolding, the worked example, a long
 run of the passage copied), and not a repeat of a question already asked
-(most of its content words, three or more, are an earlier question's). Otherwise the
+(three or more of its content words, most of them, are an earlier question's). Otherwise the
 student's template question is asked, and the reason is recorded.
 """
 
@@ -32,7 +32,9 @@ ANSWER_WORDS = 40  # words of the last answer in the prompt
 COPIED_RUN = 8  # this many words in a row from the passage: the model is reading it back, not asking
 REPEAT_OVERLAP = 0.6  # share of content words two questions share (of the smaller set) for the second to repeat
 _LEAD = re.compile(r"^\s*(?:[-*•]\s*|\d{1,2}[.)]\s*|(?:next\s+)?question\s*\d*\s*:\s*|q\s*:\s*)+", re.I)
-_SCAFFOLD = re.compile(r"\b(?:passage|last answer|the question|curious reader|reply with)\b", re.I)
+_SCAFFOLD = re.compile(r"\b(?:passages?|last answer|the question|curious reader|reply with)\b", re.I)
+# the reader never sees the prompt's passage: "the passage" in a question is the paper it comes from
+_PASSAGE = re.compile(r"\b(?:this|the) passage(?:'s)?\b", re.I)
 _CITE = re.compile(r"\[[^\]]{0,40}\]")
 
 
@@ -50,14 +52,14 @@ def stems(text: str) -> set[str]:
 
 
 def overlap(a: str, b: str) -> float:
-    """Share of the smaller question's content words (by stem) the other one has too; one shared word is
-    not a repeat unless it is all either question is about ("writing" and "the purpose of writing" differ)."""
+    """Share of the smaller question's content words (by stem) the other one has too, once they share three;
+    with fewer shared, the share of both questions' words (so "writing" and "the purpose of writing" differ)."""
     x, y = stems(a), stems(b)
     if not x or not y:
         return 1.0 if a.strip().lower() == b.strip().lower() else 0.0
     shared = len(x & y)
-    if min(len(x), len(y)) < 3 and x != y:  # a two-word question ("more about 'expository writing'") is not
-        return shared / max(len(x), len(y))  # repeated by a longer one that uses its words to ask something else
+    if x != y and shared < 3:  # two shared words are a topic, not a repeated question: compare the word sets
+        return shared / len(x | y)
     return shared / min(len(x), len(y))
 
 
@@ -93,6 +95,7 @@ def check(text: str, target: Target, title: str, answer: str, asked: Sequence[st
           examples: str) -> tuple[str | None, str]:
     """(the question, "") when the model's text is a usable question; (None, why) otherwise."""
     text = _LEAD.sub("", " ".join(text.split())).strip(" \"'“”")
+    text = _PASSAGE.sub(lambda m: "the paper's" if m.group(0).endswith("'s") else "the paper", text)
     if "?" not in text:
         return None, "not a question"
     text = text[: text.index("?") + 1].strip()
