@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from paperdesk.core.atomic_file import atomic_write
 from paperdesk.core.config import Settings
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import InvalidArgumentError, InvalidIdError, PdfError, StoreError, UnknownPaperError
@@ -265,13 +266,10 @@ class Library:
     def _commit_add(self, paper: Paper, parsed: ParsedPdf, vectors: list[np.ndarray], source: Path, target: Path,
                     progress: ProgressCallback | None, cancel: CancelToken | None) -> None:
         if source.resolve() != target:
-            tmp = target.with_name(target.name + ".tmp")
-            try:
-                shutil.copyfile(source, tmp)
-                os.chmod(tmp, 0o600)
-                os.replace(tmp, target)
-            finally:
-                tmp.unlink(missing_ok=True)
+            with source.open("rb") as src, atomic_write(target, target.with_name(target.name + ".tmp"), mode=0o600,
+                                                        exclusive=False) as out:
+                os.fchmod(out.fileno(), 0o600)  # a temp file a crash left keeps its own mode otherwise
+                shutil.copyfileobj(src, out)
         paper.pdf_path = str(target)
         blobs = [rows.astype(np.float32).tobytes() for rows in vectors]
         self.store.add_paper(paper, parsed.pages, parsed.chunks, blobs)
