@@ -271,3 +271,33 @@ def planner_backend():
     backend = LocalBackend(path, n_ctx=2048)
     backend.llama()
     return backend
+
+
+@pytest.fixture
+def home(tmp_path, library_home):
+    """A copy, for one test, of the module's `library_home` (a library made once per session by library_of)."""
+    import shutil
+
+    target = tmp_path / "home"
+    shutil.copytree(library_home, target)
+    return target
+
+
+@pytest.fixture
+def make_desk(tmp_home, arxiv, embedder):
+    """make(backend=None, **env) -> a Desk over a fresh library; FakeLLM writes unless `backend` is given
+    (these are tests of the Desk's own orchestration). Every Desk made is closed at the end."""
+    from fake_llm import FakeLLM
+    from paperdesk.core.desk.desk import Desk
+    from settings_for import settings_for
+
+    desks = []
+
+    def make(backend=None, **env):
+        desk = Desk(settings_for(tmp_home, arxiv.api_url, **env), backend=backend or FakeLLM(), embedder=embedder)
+        desks.append(desk)
+        return desk
+
+    yield make
+    for desk in desks:
+        desk.close()  # a second close does nothing

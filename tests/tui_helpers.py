@@ -80,3 +80,44 @@ def rendered(widget, width: int | None = None) -> str:
     console = Console(file=io.StringIO(), width=width or widget.content_size.width, color_system=None)
     console.print(widget.content)
     return console.file.getvalue()
+
+
+# -- snapshot set-up: fixed settings, the app over them, typed lines, one summary text -----------------------
+
+SNAPSHOT_MODEL = "/models/snapshot-model.gguf"  # the status bar names the model, so it is fixed; none is loaded
+
+SUMMARY = """# Beyond Summarization: Designing AI Support for Real-World Expository Writing Tasks
+
+## Problem
+Expository writing, such as literature reviews, summarizes sources and adds new knowledge [p. 1].
+
+## Method
+The authors characterize expository writing and sketch three components of AI support [p. 2].
+
+## Results
+They argue for support in reading, synthesis and composition rather than generating whole texts.
+
+## Limitations
+It is a position paper: the design is sketched, not built or evaluated.
+"""
+
+
+def snapshot_settings(home, api_url):
+    """Settings for a snapshot: the test library at `home`, the loopback arXiv, the fixed model name."""
+    from settings_for import settings_for
+
+    return settings_for(home, api_url, PAPERDESK_LLM_MODEL_PATH=SNAPSHOT_MODEL)
+
+
+def snapshot_app(home, api_url):
+    """The workbench over `home` with snapshot settings: no model warm-up, no cursor blink."""
+    from paperdesk.tui.app import PaperDeskApp
+
+    return PaperDeskApp(snapshot_settings(home, api_url), warm_up=False, cursor_blink=False)
+
+
+def typed(*lines: str):
+    """A snapshot's run_before that types each command line and waits for it to finish."""
+    async def run(pilot):
+        await type_commands(pilot, *lines)
+    return run

@@ -5,6 +5,9 @@ indexes) opens in a worker, then the models load in another. Every command
 runs in a thread worker; the Desk's events come back as DeskEvent messages
 and only handlers here touch widgets. What may run now is always the
 workflow model's answer (check_action, the palette, the command line).
+
+Starting up is in startup.py, the actions the keys bind in workbench_actions.py; this module composes
+the workbench and runs commands.
 """
 
 from __future__ import annotations
@@ -23,13 +26,11 @@ from textual.widgets import DataTable, Footer, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from paperdesk.core.config import Settings
-from paperdesk.core.commands.registry import COMMANDS, enter_command
-from paperdesk.tui import startup_probe
+from paperdesk.core.commands.registry import enter_command
 from paperdesk.tui.command_gate import abandon_question, asks_first, reader_page
 from paperdesk.tui.command_line import CommandLine
-from paperdesk.tui.keys import ACTION_COMMANDS, APP_BINDINGS, BINDING_IDS
-from paperdesk.tui.messages import (DeskEvent, DeskFailed, DeskReady, ModelsReady, PaneSays, ReadonlyAnswered,
-                                    WorkerFailed)
+from paperdesk.tui.keys import APP_BINDINGS
+from paperdesk.tui.messages import DeskEvent, PaneSays, ReadonlyAnswered, WorkerFailed
 from paperdesk.tui.palette import WorkflowCommands
 from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
@@ -38,25 +39,23 @@ from paperdesk.tui.panes.plan import PlanPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.panes.report import ReportsPane
 from paperdesk.tui.panes.results import ResultsPane
-from paperdesk.tui.keyboard import KeyboardRouting, Workbench, focus_now
+from paperdesk.tui.keyboard import KeyboardRouting, Workbench
 from paperdesk.tui.narrow_layout import NarrowLayout
 from paperdesk.tui.reading_actions import ReadingActions
-from paperdesk.tui.repaint import repaint_whole_screen
 from paperdesk.tui.routing import OutcomeRouter
 from paperdesk.tui.screens.confirm import ConfirmScreen
+from paperdesk.tui.startup import StartUp
 from paperdesk.tui.status_bar import StatusBar
 from paperdesk.tui.talk import BesideDone, Decided, TalkController, message_of
 from paperdesk.tui.theme_choice import ThemeCommands, ThemeKeeper, choose_theme
+from paperdesk.tui.workbench_actions import WorkbenchActions
 
 if TYPE_CHECKING:
     from paperdesk.core.desk.desk import Desk
     from paperdesk.core.desk.preload import ModelPreload
 
 
-LIBRARY_SYNC_SECONDS = 2.0  # how often the app looks for papers other processes added (one SQLite pragma)
-
-
-class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
+class PaperDeskApp(StartUp, WorkbenchActions, KeyboardRouting, ReadingActions, NarrowLayout, App):
     TITLE = "paperdesk"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it too
     BINDINGS = APP_BINDINGS
@@ -133,115 +132,6 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
                 widget.cursor_blink = False
         self.command_line.input.focus()
         self.call_after_refresh(self._painted)
-
-    def _start_preload(self) -> None:
-        try:
-            from paperdesk.core.desk.preload import ModelPreload
-
-            self._preload = ModelPreload(self.settings)
-        except Exception:  # noqa: BLE001 - the Desk then makes its own parts and reports any error itself
-            self._preload = None
-
-    def _painted(self) -> None:
-        """The first screen is up; only now start the heavy imports (they would compete for the GIL)."""
-        startup_probe.mark("first_paint")
-        if self._warm_up and self._given_desk is None:
-            # The models load while the library opens (core/desk/preload.py): llama.cpp and ONNX Runtime load
-            # outside the GIL, so "models ready" comes close to the slowest load, not the sum of everything.
-            self._preloading = threading.Thread(target=self._start_preload, name="paperdesk-preload", daemon=True)
-            self._preloading.start()
-        if self._given_desk is not None:
-            self.post_message(DeskReady(self._given_desk, _model_label(self.settings)))
-        else:
-            self.open_desk()
-
-    def _apply_keymap(self) -> None:
-        keymap = {k.split(".", 1)[1]: v for k, v in self.settings.values.items() if k.startswith("keymap.")}
-        unknown = sorted(set(keymap) - BINDING_IDS)
-        if unknown:
-            self.notify(f"keymap: no binding with id {', '.join(unknown)}; ids: {', '.join(sorted(BINDING_IDS))}",
-                        severity="warning", timeout=8)
-        self.keymap = {k: v for k, v in keymap.items() if k in BINDING_IDS}
-        self.set_keymap(self.keymap)
-
-    # -- starting up -----------------------------------------------------------------------------
-
-    @work(thread=True, group="startup", exit_on_error=False)
-    def open_desk(self) -> None:
-        from paperdesk.core.desk.desk import Desk
-        from paperdesk.core.errors import PaperdeskError
-
-        try:
-            preload = None
-            if self._preloading is not None:
-                self._preloading.join()
-                preload = self._preload
-            desk = Desk(self.settings, backend=preload.backend if preload else None,
-                        embedder=preload.embedder if preload else None)
-        except PaperdeskError as exc:
-            self.post_message(DeskFailed(str(exc)))
-            return
-        self.post_message(DeskReady(desk, _model_label(self.settings)))
-
-    @on(DeskReady)
-    def _desk_ready(self, message: DeskReady) -> None:
-        if not all(self.main.query(pane) for pane in (ReaderPane, ReportsPane, PlanPane, DiscussionPane)):
-            self.set_timer(0.02, lambda: self._desk_ready(message))  # lazy panes mount a frame after the first paint
-            return
-        desk = self.desk = message.desk
-        desk.subscribe(lambda event: self.post_message(DeskEvent(event)))
-        startup_probe.mark("desk_ready")
-        self.status_bar.set_model(f"model: {message.model}")
-        self.router.restore(desk)
-        self.refresh_bindings()  # the footer was drawn before the workflow could answer; ask it again
-        self.status_bar.set_activity("loading models …" if self._warm_up else "")
-        self.command_line.say("; ".join(desk.notices) or "ready: type a command, or F1 for help")
-        if self._warm_up:
-            self.warm_up_models()
-        self.set_interval(LIBRARY_SYNC_SECONDS, self.sync_library)
-        if self._pending:
-            line, self._pending = self._pending, None
-            self._start(line)
-        elif self.router.unfinished_discussion(desk):  # a discussion was killed or interrupted: go on with it
-            self._start("discuss --resume")
-        elif self.router.killed_research(desk):  # a research run was killed mid-run: finish it
-            self._start("research --resume")
-
-    @work(thread=True, group="library-sync", exclusive=True, exit_on_error=False)
-    def sync_library(self) -> None:
-        """Papers another process added or removed become visible (indexes reloaded, the list redrawn)."""
-        desk = self.desk
-        if desk is None or desk.closed:
-            return
-        try:
-            desk.sync_library()  # a change comes back as a ResultsChanged event
-        except Exception:
-            if not desk.closed:  # closing at quit may cut a check short; anything else is reported
-                raise
-
-    @on(DeskFailed)
-    def _desk_failed(self, message: DeskFailed) -> None:
-        self.command_line.say(f"cannot open the library: {message.error}", "error")
-        self.status_bar.set_activity("not ready")
-
-    @work(thread=True, group="models", exit_on_error=False)
-    def warm_up_models(self) -> None:
-        desk = self.desk
-        assert desk is not None
-        try:
-            desk.library.embedder.model()
-            desk.backend.warm_up()
-        except Exception as exc:  # reported in the status bar; commands will say it again with the fix
-            self.post_message(ModelsReady(str(exc)))
-            return
-        self.post_message(ModelsReady())
-
-    @on(ModelsReady)
-    def _models_ready(self, message: ModelsReady) -> None:
-        startup_probe.mark("models_ready")
-        repaint_whole_screen(self)  # frames drawn while llama.cpp loaded were silenced
-        if not self._busy:
-            self.status_bar.set_activity(f"model problem: {message.error}" if message.error else "ready")
 
     # -- running commands --------------------------------------------------------------------------
 
@@ -417,96 +307,3 @@ class PaperDeskApp(KeyboardRouting, ReadingActions, NarrowLayout, App):
     @on(PaneSays)
     def _pane_says(self, message: PaneSays) -> None:
         self.command_line.say(message.text, message.kind)
-
-    # -- actions ---------------------------------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Workflow commands are dimmed in the footer when the workflow model refuses them now."""
-        command = ACTION_COMMANDS.get(action)
-        if action == "workflow" and parameters:
-            command = str(parameters[0])
-        if action == "open_selected":
-            command = (enter_command(self.desk.state) if self.desk else None) or "open"
-        if action == "cancel":
-            return True
-        if action == "switch_pane":
-            return self.narrow  # only offered where panes take turns
-        if command is None:
-            return True
-        if self.desk is None:
-            return None
-        if command in ("undo", "redo") and not self.desk.can_move(-1 if command == "undo" else 1):
-            return None  # dimmed: one revision has nowhere to go
-        return None if self.desk.workflow.refusal(command) else True
-
-    def action_workflow(self, command: str) -> None:
-        self.submit(command)
-
-    def action_improve(self) -> None:
-        self.command_line.prefill("improve ")
-
-    def action_abandon(self) -> None:
-        self.submit("abandon")  # asks first, as typed abandon does
-
-    def action_open_selected(self) -> None:
-        number = self.main.query_one(ResultsPane).selected_number()
-        if number is not None:
-            self.post_message(ResultsPane.Chosen(number))
-
-    def action_memory(self) -> None:
-        """F10: the Memory screen (search as you type; Enter on a cited fact opens its page in the Reader)."""
-        if self.screen is not self.main:
-            return
-        if self.desk is None:
-            self.command_line.say("the library is still opening; the memory graph in a moment", "busy")
-            return
-        self.router.memory_screen("")
-
-    def action_help(self) -> None:
-        if self.desk is None:
-            self.command_line.say("the library is still opening; help in a moment", "busy")
-            return
-        self.submit("help")
-
-    def action_cancel(self) -> None:
-        """Esc: stop the running command; with nothing running, go back to the command line."""
-        if self.talk.decline():  # an "understood as" waiting for Enter/Esc: dropped, nothing runs
-            return
-        if self._busy and self.desk is not None:
-            self._pending = None
-            self.desk.cancel()
-            self.command_line.say("cancelling …", "busy")
-        else:
-            focus_now(self.command_line.input)
-
-    async def action_quit(self) -> None:
-        """Cancel a running command, wait until it has stored its interrupted revision, close the Desk, exit."""
-        self.main.query_one(NotesPane).flush()
-        self._pending = None
-        worker = self._command_worker
-        if self.desk is not None and worker is not None and not worker.is_finished:
-            self.command_line.say("stopping the running command before quitting …", "busy")
-            self.desk.cancel()
-            try:
-                await worker.wait()
-            except Exception:  # noqa: BLE001 - its failure was already reported; quitting goes on
-                pass
-        if self.desk is not None:
-            self.desk.close()  # writes pending notes first
-        self.exit()
-
-    # -- completion ----------------------------------------------------------------------------------
-
-    def completion_candidates(self) -> tuple[list[str], list[str], list[str]]:
-        names = [c.name for c in COMMANDS]
-        if self.desk is None:
-            return [], names, []
-        enabled = self.desk.workflow.enabled_commands()
-        refs = [item.id for item in self.desk.session.results]
-        return enabled, [n for n in names if n not in enabled], refs
-
-
-def _model_label(settings: Settings) -> str:
-    from paperdesk.core.llm.models import describe_model
-
-    return describe_model(settings)

@@ -216,7 +216,7 @@ class OutcomeRouter:
                 self._tab("tab-plan")
         from paperdesk.core.handlers import plan_runs
 
-        # a killed run is resumed at once (app._desk_ready) unless a discussion goes on first; else say so
+        # a killed run is resumed at once (app.on_desk_ready) unless a discussion goes on first; else say so
         if plan_runs.killed_run(desk) is None or self.unfinished_discussion(desk):
             note = plan_runs.resume_notice(desk)
             if note:

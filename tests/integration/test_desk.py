@@ -23,20 +23,6 @@ from paperdesk.core.commands.views import (
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def make_desk(tmp_home, arxiv, embedder):
-    desks = []
-
-    def make(backend=None, **env):
-        desk = Desk(settings_for(tmp_home, arxiv.api_url, **env), backend=backend or FakeLLM(), embedder=embedder)
-        desks.append(desk)
-        return desk
-
-    yield make
-    for desk in desks:
-        desk.close()
-
-
 def test_bad_numbers_and_ids_are_errors_not_transitions(make_desk):
     desk = make_desk()
     assert desk.run("find expository writing").ok

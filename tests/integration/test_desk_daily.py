@@ -10,28 +10,11 @@ import threading
 import pytest
 
 from conftest import PAPERS
-from fake_llm import FakeLLM
 from paperdesk import shell, shell_outcomes
-from paperdesk.core.desk.desk import Desk
 from paperdesk.core.library.library import Library
 from paperdesk.core.commands.views import HelpView, NotesView, StatusView
-from settings_for import settings_for
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def make_desk(tmp_home, arxiv, embedder):
-    desks = []
-
-    def make(**env):
-        desk = Desk(settings_for(tmp_home, arxiv.api_url, **env), backend=FakeLLM(), embedder=embedder)
-        desks.append(desk)
-        return desk
-
-    yield make
-    for desk in desks:
-        desk.close()
 
 
 def test_read_only_lines_are_answered_beside_a_running_command(make_desk, arxiv):

@@ -11,26 +11,10 @@ import threading
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
 from paperdesk.core.research import Backends, Researcher
-from settings_for import settings_for
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def make_desk(tmp_home, arxiv, embedder):
-    desks = []
-
-    def make(backend=None):
-        desk = Desk(settings_for(tmp_home, arxiv.api_url), backend=backend or FakeLLM(), embedder=embedder)
-        desks.append(desk)
-        return desk
-
-    yield make
-    for desk in desks:
-        desk.close()
 
 
 def _understood(desk):

@@ -14,27 +14,10 @@ import pytest
 
 from conftest import PAPERS
 from fake_llm import FakeLLM
-from paperdesk.core.desk.desk import Desk
 from paperdesk.core.discussion import DiscussionStore
 from paperdesk.core.commands.views import DiscussionProgress, MemoryView, StateChanged
-from settings_for import settings_for
 
 pytestmark = pytest.mark.slow  # the real embedder
-
-
-@pytest.fixture
-def make_desk(tmp_home, arxiv, embedder):
-    desks = []
-
-    def make(backend=None, **env):
-        desk = Desk(settings_for(tmp_home, arxiv.api_url, **env), backend=backend or FakeLLM(), embedder=embedder)
-        desks.append(desk)
-        return desk
-
-    yield make
-    for desk in desks:
-        if not desk.closed:
-            desk.close()
 
 
 @pytest.fixture

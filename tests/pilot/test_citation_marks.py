@@ -4,7 +4,6 @@ on screen, and a summary's [p. N] marks the sentence of page N the citing summar
 Real library (fixture papers through the loopback arXiv), no model: drafts are written into the store as a model would.
 """
 
-import shutil
 
 import pytest
 from textual.widgets import TabbedContent
@@ -28,13 +27,6 @@ def library_home(tmp_path_factory, arxiv_server, embedder):
     desk.library.add_arxiv(CITESEE, desk.arxiv)
     desk.close()
     return home
-
-
-@pytest.fixture
-def home(tmp_path, library_home):
-    target = tmp_path / "home"
-    shutil.copytree(library_home, target)
-    return target
 
 
 def desk_on(home, api_url, embedder):

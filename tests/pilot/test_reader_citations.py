@@ -4,7 +4,6 @@ through them, o opens the PDF viewer, find results show the abstract, and narrow
 Real library (fixture papers through the loopback arXiv), no model: drafts are written into the store as a model would.
 """
 
-import shutil
 import stat
 from pathlib import Path
 
@@ -27,13 +26,6 @@ CITESEE, LEGAL = "2302.07302v1", "2304.02623v1"
 @pytest.fixture(scope="module")
 def library_home(library_of):
     return library_of(LEGAL, CITESEE)
-
-
-@pytest.fixture
-def home(tmp_path, library_home):
-    target = tmp_path / "home"
-    shutil.copytree(library_home, target)
-    return target
 
 
 def app_on(home, api_url, **env):

@@ -6,9 +6,9 @@ Regenerate only after looking at the diff: pytest tests/snapshots --snapshot-upd
 
 import pytest
 
-from test_screens import SUMMARY, app_for, home, library_home, store_session, typed  # noqa: F401 - fixtures
+from test_screens import library_home, store_session  # noqa: F401 - the fixture
 from paperdesk.core.commands.session import DraftRef, Session
-from tui_helpers import settle
+from tui_helpers import SUMMARY, settle, snapshot_app as app_for, typed
 
 pytestmark = pytest.mark.slow
 SMALL, LARGE = (80, 24), (160, 48)

@@ -6,7 +6,6 @@ written through its own API. Regenerate only after looking at the diff:
 pytest tests/snapshots/test_discussion_screens.py --snapshot-update.
 """
 
-import shutil
 
 import pytest
 
@@ -15,10 +14,8 @@ from paperdesk.core.discussion.observer import render_markdown
 from paperdesk.core.memory.types import Entity, Observation, Relation
 from paperdesk.core.commands.session import DraftRef, ResultItem, Session
 from paperdesk.core.commands.views import DiscussionProgress
-from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.panes.discussion import DiscussionPane
-from settings_for import settings_for as shared_settings_for
-from tui_helpers import settle
+from tui_helpers import settle, snapshot_app as app_for, snapshot_settings as settings_for
 
 pytestmark = pytest.mark.slow
 SIZE = (120, 36)
@@ -41,24 +38,9 @@ SUMMARY = [
 ]
 
 
-def settings_for(home, api_url):  # the status bar names the model, so it is fixed; none is ever loaded here
-    return shared_settings_for(home, api_url, PAPERDESK_LLM_MODEL_PATH="/models/snapshot-model.gguf")
-
-
 @pytest.fixture(scope="module")
 def library_home(library_of):
     return library_of(PAPER, "2302.07302v1", added=(1_700_000_012.0, 1_700_000_012.0))
-
-
-@pytest.fixture
-def home(tmp_path, library_home):
-    target = tmp_path / "home"
-    shutil.copytree(library_home, target)
-    return target
-
-
-def app_for(home, api_url):
-    return PaperDeskApp(settings_for(home, api_url), warm_up=False, cursor_blink=False)
 
 
 def _selected(home, api_url, embedder, state="select-view"):

@@ -7,7 +7,6 @@ kept and run next), and its text must be the same on every run.
 Regenerate only after looking at the diff: pytest tests/snapshots/test_dispatch_screens.py --snapshot-update.
 """
 
-import shutil
 
 import pytest
 
@@ -15,29 +14,10 @@ from fake_llm import FakeLLM
 from paperdesk.core.desk.desk import Desk
 from paperdesk.core.commands.session import DraftRef, Session
 from paperdesk.tui.app import PaperDeskApp
-from settings_for import settings_for as shared_settings_for
-from tui_helpers import settle, type_commands
+from tui_helpers import settle, typed, snapshot_settings as settings_for, SUMMARY
 
 pytestmark = pytest.mark.slow
 SIZE = (120, 36)
-SUMMARY = """# Beyond Summarization: Designing AI Support for Real-World Expository Writing Tasks
-
-## Problem
-Expository writing, such as literature reviews, summarizes sources and adds new knowledge [p. 1].
-
-## Method
-The authors characterize expository writing and sketch three components of AI support [p. 2].
-
-## Results
-They argue for support in reading, synthesis and composition rather than generating whole texts.
-
-## Limitations
-It is a position paper: the design is sketched, not built or evaluated.
-"""
-
-
-def settings_for(home, api_url):  # the status bar names the model, so it is fixed
-    return shared_settings_for(home, api_url, PAPERDESK_LLM_MODEL_PATH="/models/snapshot-model.gguf")
 
 
 @pytest.fixture(scope="module")
@@ -62,19 +42,6 @@ def make_app(tmp_path, arxiv, embedder):
     yield make
     for desk in desks:
         desk.close()
-
-
-@pytest.fixture
-def home(tmp_path, library_home):
-    target = tmp_path / "home"
-    shutil.copytree(library_home, target)
-    return target
-
-
-def typed(*lines):
-    async def run(pilot):
-        await type_commands(pilot, *lines)
-    return run
 
 
 def test_a_delegated_command_is_shown_before_it_runs(snap_compare, make_app):

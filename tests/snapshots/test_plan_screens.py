@@ -5,7 +5,6 @@ events posted to the app as a run would post them, so no model runs and every sc
 Regenerate only after looking at the diff: pytest tests/snapshots/test_plan_screens.py --snapshot-update.
 """
 
-import shutil
 
 import pytest
 
@@ -16,9 +15,7 @@ from paperdesk.core.research.plan import COMPLETED, IN_PROGRESS, Plan, Step
 from paperdesk.core.research.tracker import WHOLE
 from paperdesk.core.commands.session import DraftRef, ResultItem, Session
 from paperdesk.core.commands.views import PlanUpdated
-from paperdesk.tui.app import PaperDeskApp
-from settings_for import settings_for as shared_settings_for
-from tui_helpers import settle
+from tui_helpers import settle, snapshot_app as app_for, snapshot_settings as settings_for
 
 pytestmark = pytest.mark.slow
 SIZE = (120, 36)
@@ -44,10 +41,6 @@ Plan made by rules; 3 steps.
 """
 
 
-def settings_for(home, api_url):  # the status bar names the model, so it is fixed; none is ever loaded here
-    return shared_settings_for(home, api_url, PAPERDESK_LLM_MODEL_PATH="/models/snapshot-model.gguf")
-
-
 def the_plan() -> Plan:
     return Plan(QUESTION, [
         Step(1, "Search the library for CiteSee citations readers", "library_search",
@@ -64,23 +57,12 @@ def library_home(library_of):
     return library_of("2302.07302v1", added=(1_700_000_000.0,))
 
 
-@pytest.fixture
-def home(tmp_path, library_home):
-    target = tmp_path / "home"
-    shutil.copytree(library_home, target)
-    return target
-
-
 def store(home, api_url, embedder, state, session, prepare=None):
     desk = Desk(settings_for(home, api_url), embedder=embedder)
     if prepare is not None:
         prepare(desk, session)
     desk.drafts.save_session(session.to_json(state))
     desk.close()
-
-
-def app_for(home, api_url):
-    return PaperDeskApp(settings_for(home, api_url), warm_up=False, cursor_blink=False)
 
 
 def post(view_for, message=""):

@@ -4,46 +4,22 @@ Fixed data (two fixture papers through the loopback arXiv, an answer written int
 no cursor blink. Regenerate only after looking at the diff: pytest tests/snapshots --snapshot-update.
 """
 
-import shutil
 
 import pytest
 
 from paperdesk.core.desk.desk import Desk
 from paperdesk.core.commands.session import DraftRef, ResultItem, Session
-from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.panes.reader import ReaderPane
-from settings_for import settings_for as shared_settings_for
-from tui_helpers import settle, type_commands
+from tui_helpers import settle, type_commands, typed, snapshot_app as app_for, snapshot_settings as settings_for
 
 pytestmark = pytest.mark.slow
 NARROW, WIDE = (80, 24), (160, 48)
 CITESEE = "2302.07302v1"
 
 
-def settings_for(home, api_url):  # the status bar names the model, so it is fixed; none is ever loaded here
-    return shared_settings_for(home, api_url, PAPERDESK_LLM_MODEL_PATH="/models/snapshot-model.gguf")
-
-
 @pytest.fixture(scope="module")
 def library_home(library_of):
     return library_of("2304.02623v1", CITESEE, added=(1_700_000_000.0, 1_700_000_001.0))
-
-
-@pytest.fixture
-def home(tmp_path, library_home):
-    target = tmp_path / "home"
-    shutil.copytree(library_home, target)
-    return target
-
-
-def app_for(home, api_url):
-    return PaperDeskApp(settings_for(home, api_url), warm_up=False, cursor_blink=False)
-
-
-def typed(*lines):
-    async def run(pilot):
-        await type_commands(pilot, *lines)
-    return run
 
 
 def _answer(home, api_url, embedder):

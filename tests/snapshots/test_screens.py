@@ -6,40 +6,18 @@ model would), so no model runs and every screen is the same on every run.
 Regenerate only after looking at the diff: pytest tests/snapshots --snapshot-update.
 """
 
-import shutil
-
 import pytest
 
 from paperdesk.core.desk.desk import Desk
 from paperdesk.core.commands.session import DraftRef, ResultItem, Session
-from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.panes.draft import DraftPane
-from settings_for import settings_for as shared_settings_for
-from tui_helpers import settle, type_commands
+from tui_helpers import SUMMARY, settle, snapshot_app as app_for, snapshot_settings as settings_for, typed
 
 pytestmark = pytest.mark.slow
 SIZE = (120, 36)
 
-SUMMARY = """# Beyond Summarization: Designing AI Support for Real-World Expository Writing Tasks
-
-## Problem
-Expository writing, such as literature reviews, summarizes sources and adds new knowledge [p. 1].
-
-## Method
-The authors characterize expository writing and sketch three components of AI support [p. 2].
-
-## Results
-They argue for support in reading, synthesis and composition rather than generating whole texts.
-
-## Limitations
-It is a position paper: the design is sketched, not built or evaluated.
-"""
 ANSWER = ("The passages show that readers lose track of the citations they have already seen [1], and "
           "CiteSee highlights citations a reader has saved or opened before [2].")
-
-
-def settings_for(home, api_url):  # the status bar names the model, so it is fixed; none is ever loaded here
-    return shared_settings_for(home, api_url, PAPERDESK_LLM_MODEL_PATH="/models/snapshot-model.gguf")
 
 
 @pytest.fixture(scope="module")
@@ -48,29 +26,12 @@ def library_home(library_of):
     return library_of("2304.02623v1", "2302.07302v1", added=(1_700_000_012.0, 1_700_000_012.0))
 
 
-@pytest.fixture
-def home(tmp_path, library_home):
-    target = tmp_path / "home"
-    shutil.copytree(library_home, target)
-    return target
-
-
 def store_session(home, api_url, embedder, state, session, prepare=None):
     desk = Desk(settings_for(home, api_url), embedder=embedder)
     if prepare is not None:
         prepare(desk)
     desk.drafts.save_session(session.to_json(state))
     desk.close()
-
-
-def app_for(home, api_url):
-    return PaperDeskApp(settings_for(home, api_url), warm_up=False, cursor_blink=False)
-
-
-def typed(*lines):
-    async def run(pilot):
-        await type_commands(pilot, *lines)
-    return run
 
 
 def test_empty_start(snap_compare, tmp_path, arxiv):

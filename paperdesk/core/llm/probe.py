@@ -27,6 +27,7 @@ from pathlib import Path
 
 import platformdirs
 
+from paperdesk.core.atomic_file import write_bytes
 from paperdesk.core.errors import PaperdeskError
 
 PROBE_TOKENS = 4
@@ -155,9 +156,8 @@ def store_verdict(model_path: Path, verdict: Verdict, cache_dir: Path | None = N
     try:
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{build_key(model_path)}.json"
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(asdict(verdict)))
-        os.replace(tmp, path)
+        write_bytes(path, json.dumps(asdict(verdict)).encode(), path.with_name(f"{path.name}.{os.getpid()}.tmp"),
+                    exclusive=False)
     except OSError:
         pass  # an unwritable cache only means probing again next time
 

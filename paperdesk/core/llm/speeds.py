@@ -13,6 +13,8 @@ from typing import Any
 
 import platformdirs
 
+from paperdesk.core.atomic_file import write_bytes
+
 
 def _file() -> Path:
     return Path(platformdirs.user_cache_dir("paperdesk")) / "speeds.json"
@@ -35,9 +37,8 @@ def record(model_path: Path, figures: dict[str, Any]) -> None:
     path = _file()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-        os.replace(tmp, path)
+        write_bytes(path, json.dumps(data, indent=1).encode("utf-8"), path.with_name(f"{path.name}.{os.getpid()}.tmp"),
+                    exclusive=False)
     except OSError:
         pass  # an unwritable cache only means "not measured" later
 

@@ -24,6 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
+from paperdesk.core.atomic_file import atomic_write, write_bytes
 from paperdesk.core.search.embedder import DIM
 
 
@@ -49,12 +50,8 @@ def usable_cores() -> int:
 
 
 def _atomic_save(path: Path, array: np.ndarray) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
+    with atomic_write(path, path.with_name(path.name + ".tmp"), exclusive=False) as fh:
         np.save(fh, array)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
 
 
 LAYOUT = 2  # cache files: 1 had no tails
@@ -151,10 +148,9 @@ class VectorIndex:
         _atomic_save(ids_path, self.ids)
         _atomic_save(tails_path, self.tails)
         _atomic_save(tail_ids_path, self.tail_ids)
-        tmp = info_path.with_name(info_path.name + ".tmp")
-        tmp.write_text(json.dumps({"generation": generation, "count": len(self.ids), "dim": DIM,
-                                   "layout": LAYOUT, "tails": len(self.tail_ids)}))
-        os.replace(tmp, info_path)
+        write_bytes(info_path, json.dumps({"generation": generation, "count": len(self.ids), "dim": DIM,
+                                           "layout": LAYOUT, "tails": len(self.tail_ids)}).encode(),
+                    info_path.with_name(info_path.name + ".tmp"), exclusive=False)
         self.generation = generation
 
     def set_all(self, ids: Sequence[int], matrix: np.ndarray, tail_ids: Sequence[int] = (),

@@ -6,18 +6,16 @@ package's client retries at once without backoff and has no timeout: here every
 request waits its turn (`delay_seconds` apart, arXiv asks for 3 s), 429/5xx are
 retried with exponential backoff (honouring Retry-After, capped), and every
 failure becomes a paperdesk error whose message says what to do.
+
+The record and the feed's checks are in arxiv_feed.py, the wording of HTTP failures in arxiv_http.py;
+`ArxivPaper` is imported from here as before.
 """
 
 from __future__ import annotations
 
-import logging
-import os
-import re
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
-from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Callable
@@ -27,11 +25,10 @@ import arxiv
 import requests
 import urllib3
 from arxiv import _feed
-from lxml import etree
 
+from paperdesk.core.atomic_file import atomic_write
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import (
-    ArxivUnreachableError,
     CancelledError,
     InvalidIdError,
     NetworkError,
@@ -40,79 +37,20 @@ from paperdesk.core.errors import (
 )
 from paperdesk.core.db.diskspace import disk_full, is_disk_full
 from paperdesk.core.ids import parse_arxiv_id
+from paperdesk.core.sources.arxiv_feed import (ApiRejected, ArxivPaper, build_query, drop_bad_dates, error_summary,
+                                               is_atom_feed)
+from paperdesk.core.sources.arxiv_http import (content_length, retry_after, short_reason, status_hint, too_big,
+                                               unreachable)
 from paperdesk.core.text.redact import redact_url
 
 DEFAULT_API_URL = "https://export.arxiv.org/api/query"
-_ATOM_FEED = "{http://www.w3.org/2005/Atom}feed"
-_ATOM = {"a": "http://www.w3.org/2005/Atom"}
 _RETRY_STATUSES = {429, 500, 502, 503, 504}
 _CHUNK = 64 * 1024
-# A query that already uses arXiv syntax (field prefixes, boolean operators) is sent as typed.
-_QUERY_SYNTAX = re.compile(r"\b(?:ti|au|abs|co|jr|cat|rn|id|all):|\b(?:AND|OR|ANDNOT)\b")
 
 try:
     _PAPERDESK_VERSION = version("paperdesk")
 except PackageNotFoundError:  # running from a source tree that was never installed
     _PAPERDESK_VERSION = "0"
-
-
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
-
-
-@dataclass
-class ArxivPaper:
-    """One arXiv record, as the export API describes it."""
-
-    arxiv_id: str  # base id without version, e.g. "2302.07302" or "hep-th/9901001"
-    version: int | None
-    title: str  # whitespace collapsed
-    authors: list[str] = field(default_factory=list)
-    abstract: str = ""  # whitespace collapsed
-    published: str = ""  # ISO 8601
-    updated: str = ""
-    categories: list[str] = field(default_factory=list)
-    pdf_url: str | None = None  # the feed entry's pdf link
-    abs_url: str = ""
-
-    @property
-    def short_id(self) -> str:
-        """Base id plus version when known: "2302.07302v1"."""
-        return f"{self.arxiv_id}v{self.version}" if self.version else self.arxiv_id
-
-    @property
-    def year(self) -> int | None:
-        """Year of first publication, or None when the date is missing."""
-        try:
-            return int(self.published[:4])
-        except ValueError:
-            return None
-
-    @classmethod
-    def from_result(cls, result: arxiv.Result) -> "ArxivPaper":
-        """Convert an `arxiv.Result`; raises InvalidIdError for an entry id that is not an arXiv id."""
-        aid = parse_arxiv_id(result.get_short_id())
-        abs_url = next((link.href for link in result.links if link.rel == "alternate"), result.entry_id)
-        return cls(
-            arxiv_id=aid.base,
-            version=aid.version,
-            title=_collapse(result.title),
-            authors=[a.name for a in result.authors],
-            abstract=_collapse(result.summary),
-            published=result.published.isoformat(),
-            updated=result.updated.isoformat(),
-            categories=list(result.categories),
-            pdf_url=result.pdf_url,
-            abs_url=abs_url,
-        )
-
-
-def _build_query(text: str) -> str:
-    """Plain words become `all:w1 AND all:w2`; text using arXiv syntax passes through."""
-    if _QUERY_SYNTAX.search(text):
-        return text
-    words = re.findall(r"[^\s\"():]+", text)
-    return " AND ".join(f"all:{w}" for w in words)
 
 
 class ArxivClient:
@@ -170,11 +108,11 @@ class ArxivClient:
             raise PaperdeskError("empty query: type some words to search arXiv, e.g. 'citation reading tool'")
         if max_results <= 0:
             return []
-        search = arxiv.Search(query=_build_query(text), max_results=max_results)
+        search = arxiv.Search(query=build_query(text), max_results=max_results)
         url = self._formatter._format_url(search, 0, max_results)
         try:
             feed = self._get_feed(url, cancel, what=f"search {text!r}")
-        except _ApiRejected as exc:
+        except ApiRejected as exc:
             raise PaperdeskError(f"arXiv rejected the search {text!r}: {exc}; check the query syntax") from None
         papers = []
         for result in feed.results[:max_results]:
@@ -190,7 +128,7 @@ class ArxivClient:
         search = arxiv.Search(id_list=[str(aid)], max_results=1)
         try:
             feed = self._get_feed(self._formatter._format_url(search, 0, 1), cancel, what=f"paper {aid}")
-        except _ApiRejected as exc:
+        except ApiRejected as exc:
             raise NotFoundError(f"arXiv has no paper {aid} ({exc}); check the id") from None
         for result in feed.results:
             try:
@@ -231,30 +169,20 @@ class ArxivClient:
         if resp.status_code != 200:
             resp.close()
             raise NetworkError(f"{what} failed: HTTP {resp.status_code}; try again later")
-        total = _content_length(resp)
+        total = content_length(resp)
         if total is not None and total > self.max_pdf_bytes:
             resp.close()
-            raise NetworkError(_too_big(what, total, self.max_pdf_bytes))
-        # Same directory as dest so os.replace is an atomic rename; mode 0o666 lets the umask decide.
+            raise NetworkError(too_big(what, total, self.max_pdf_bytes))
+        # Beside dest (the rename is atomic), named .part so a killed download is cleaned up at the next start.
         tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.part"
-        created = False
         try:
-            with resp:
-                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-                created = True
-                with os.fdopen(fd, "wb") as out:
-                    self._stream_body(resp, out, total, progress, cancel, what,
-                                      self.max_pdf_bytes, time.monotonic() + self.download_deadline)
-                    out.flush()
-                    os.fsync(out.fileno())  # the bytes are on disk before the name points at them
-            os.replace(tmp, dest)
+            with resp, atomic_write(dest, tmp) as out:
+                self._stream_body(resp, out, total, progress, cancel, what,
+                                  self.max_pdf_bytes, time.monotonic() + self.download_deadline)
         except BaseException as exc:
-            if created:
-                tmp.unlink(missing_ok=True)
             if is_disk_full(exc):
                 raise disk_full(total or self.max_pdf_bytes, dest.parent, f"download {paper.short_id}") from None
             raise
-        _fsync_dir(dest.parent)
         return dest
 
     # -- HTTP ------------------------------------------------------------
@@ -287,7 +215,7 @@ class ArxivClient:
                         raise NotFoundError(f"{what}: arXiv sent {kind}, not a PDF; try again later or open the abs page")
                 done += len(chunk)
                 if max_bytes is not None and done > max_bytes:
-                    raise NetworkError(_too_big(what, done, max_bytes))
+                    raise NetworkError(too_big(what, done, max_bytes))
                 out.write(chunk)
                 if progress:
                     progress(done, total)
@@ -298,7 +226,7 @@ class ArxivClient:
                     )
         except (requests.exceptions.RequestException, urllib3.exceptions.HTTPError, ConnectionError,
                 TimeoutError) as exc:
-            raise NetworkError(f"{what} interrupted ({_short(exc)}); try again") from None
+            raise NetworkError(f"{what} interrupted ({short_reason(exc)}); try again") from None
         if not head.startswith(b"%PDF"):
             raise NotFoundError(f"{what}: arXiv sent an empty or non-PDF body; try again later")
         if total is not None and done != total:
@@ -309,19 +237,19 @@ class ArxivClient:
         resp = self._request(url, cancel, what=f"arXiv {what}")
         content = resp.content
         if resp.status_code != 200:
-            detail = _error_summary(content)
+            detail = error_summary(content)
             if detail:
-                raise _ApiRejected(detail)
+                raise ApiRejected(detail)
             raise NetworkError(f"arXiv {what} failed: HTTP {resp.status_code}; check the query or arxiv.api_url")
-        if not _is_atom_feed(content):
+        if not is_atom_feed(content):
             raise NetworkError(f"arXiv {what}: the API sent a malformed feed; try again later or check arxiv.api_url")
-        detail = _error_summary(content)
+        detail = error_summary(content)
         if detail:
-            raise _ApiRejected(detail)
+            raise ApiRejected(detail)
         try:
             feed = _feed.parse(content)
         except ValueError:  # the library raises on one entry's bad date and loses the whole page
-            feed = _feed.parse(_drop_bad_dates(content))
+            feed = _feed.parse(drop_bad_dates(content))
         if feed.malformed:
             raise NetworkError(f"arXiv {what}: the API sent a malformed feed ({feed.error}); try again later")
         return feed
@@ -336,17 +264,17 @@ class ArxivClient:
                     resp = self._session.get(url, timeout=self.timeout, stream=stream)
                 except requests.exceptions.RequestException as exc:
                     self._next_allowed = time.monotonic() + self.delay_seconds
-                    raise _unreachable(url, exc, self.timeout) from None
+                    raise unreachable(url, exc, self.timeout) from None
                 self._next_allowed = time.monotonic() + self.delay_seconds
                 if resp.status_code not in _RETRY_STATUSES:
                     return resp
                 resp.close()
                 if attempt >= self.num_retries:
                     raise NetworkError(
-                        f"{what} failed: HTTP {resp.status_code} ({_status_hint(resp.status_code)}) after "
+                        f"{what} failed: HTTP {resp.status_code} ({status_hint(resp.status_code)}) after "
                         f"{attempt + 1} tries; wait a minute and try again, or raise arxiv.delay_seconds"
                     )
-                wait = min(self.max_retry_wait, max(self.backoff_base * 2**attempt, _retry_after(resp)))
+                wait = min(self.max_retry_wait, max(self.backoff_base * 2**attempt, retry_after(resp)))
                 self._next_allowed = max(self._next_allowed, time.monotonic() + wait)
                 self._announce_wait(resp.status_code, cancel)
                 attempt += 1
@@ -355,7 +283,7 @@ class ArxivClient:
         """Count a long retry wait down through `on_wait`, second by second, instead of waiting silently."""
         if self.on_wait is None:
             return
-        why = f"arXiv answered HTTP {status} ({_status_hint(status)})"
+        why = f"arXiv answered HTTP {status} ({status_hint(status)})"
         while (left := self._next_allowed - time.monotonic()) > 0.5:
             self.on_wait(left, why)
             self._sleep_until(time.monotonic() + min(1.0, left - 0.5), cancel)
@@ -370,125 +298,3 @@ class ArxivClient:
             time.sleep(min(left, 0.05))
         if cancel is not None:
             cancel.raise_if_cancelled()
-
-
-class _ApiRejected(PaperdeskError):
-    """The API answered with an error entry (api/errors#...) instead of results."""
-
-
-class _ToOurLog(logging.Handler):
-    """The arxiv package warns on stderr ("Skipping entry without <id>"); that belongs in our log."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        _log.info("arxiv: %s", record.getMessage())
-
-
-_log = logging.getLogger("paperdesk.arxiv")
-_arxiv_log = logging.getLogger("arxiv")
-if not any(isinstance(h, _ToOurLog) for h in _arxiv_log.handlers):
-    _arxiv_log.addHandler(_ToOurLog())
-_arxiv_log.propagate = False
-
-
-def _drop_bad_dates(content: bytes) -> bytes:
-    """The feed without entries whose published/updated date does not parse (each one logged)."""
-    root = etree.fromstring(content, etree.XMLParser(resolve_entities=False, no_network=True, recover=True))
-    for entry in root.findall("a:entry", _ATOM):
-        for tag in ("a:published", "a:updated"):
-            text = (entry.findtext(tag, "", _ATOM) or "").strip().replace("Z", "+00:00")
-            try:
-                datetime.fromisoformat(text)
-            except ValueError:
-                _log.info("skipping arXiv entry %s: bad <%s> %r", entry.findtext("a:id", "?", _ATOM), tag[2:], text)
-                root.remove(entry)
-                break
-    return etree.tostring(root)
-
-
-def _is_atom_feed(content: bytes) -> bool:
-    try:
-        root = etree.fromstring(content, etree.XMLParser(resolve_entities=False, no_network=True))
-    except etree.XMLSyntaxError:
-        return False
-    return root is not None and root.tag == _ATOM_FEED
-
-
-def _error_summary(content: bytes) -> str | None:
-    """The message of an arXiv error entry, if the body is one."""
-    try:
-        root = etree.fromstring(content, etree.XMLParser(resolve_entities=False, no_network=True, recover=True))
-    except etree.XMLSyntaxError:
-        return None
-    if root is None:
-        return None
-    for entry in root.iterfind("a:entry", _ATOM):
-        if "/api/errors" in (entry.findtext("a:id", "", _ATOM) or ""):
-            return _collapse(entry.findtext("a:summary", "", _ATOM) or "") or "error"
-    return None
-
-
-def _retry_after(resp: requests.Response) -> float:
-    value = resp.headers.get("Retry-After", "")
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        return 0.0  # an HTTP-date or garbage: fall back to our own backoff
-
-
-def _status_hint(status: int) -> str:
-    return "rate limited" if status == 429 else "server unavailable" if status in (502, 503, 504) else "server error"
-
-
-def _too_big(what: str, size: int, limit: int) -> str:
-    return (f"{what} stopped: the PDF is over {limit / 1e6:g} MB ({size / 1e6:.1f} MB so far); "
-            "raise arxiv.max_pdf_mb if it is really that large")
-
-
-def _content_length(resp: requests.Response) -> int | None:
-    try:
-        return int(resp.headers["Content-Length"])
-    except (KeyError, ValueError):
-        return None
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc)
-    for needle, short in (("IncompleteRead", "connection closed early"), ("reset", "connection reset"),
-                          ("timed out", "timed out")):
-        if needle in text:
-            return short
-    return type(exc).__name__
-
-
-def _unreachable(url: str, exc: requests.exceptions.RequestException, timeout: float) -> NetworkError:
-    parts = urlsplit(url)
-    host = parts.hostname or url
-    text = str(exc)
-    if isinstance(exc, (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
-                        requests.exceptions.InvalidSchema)):
-        return NetworkError(
-            f"cannot request {redact_url(url.split('?')[0])!r}: not a valid http(s) URL; check arxiv.api_url"
-        )
-    if isinstance(exc, requests.exceptions.Timeout):
-        detail = f"no answer from {host} within {timeout:g}s"
-    elif "Name or service not known" in text or "NameResolution" in text or "getaddrinfo" in text:
-        detail = f"cannot resolve {host}"
-    elif "refused" in text.lower():
-        detail = f"connection to {host}:{parts.port or ('443' if parts.scheme == 'https' else '80')} refused"
-    else:
-        detail = f"cannot connect to {host} ({type(exc).__name__})"
-    return ArxivUnreachableError(f"arXiv unreachable (offline?): {detail}; check the connection or set arxiv.api_url")
-
-
-def _fsync_dir(path: Path) -> None:
-    # Makes the rename durable; not every platform can open a directory.
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
