@@ -134,7 +134,7 @@ def injected_disk_full_trials(settings: Settings, embedder, source: Path, tally:
         raise ValueError("Failed to commit: No space left on device (os error 28)")
 
     stages: list[tuple[object, str, Callable]] = [
-        (shutil, "copyfile", enospc),
+        (shutil, "copyfileobj", enospc),  # the PDF copied into the library
         (Store, "add_paper", sqlite_full),
         (KeywordIndex, "replace_papers", tantivy_full),
         (VectorIndex, "save_cache", enospc),

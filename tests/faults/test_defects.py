@@ -73,7 +73,7 @@ def test_defect2_disk_full_add_rolls_back_and_the_library_still_opens(settings, 
         raise OSError(errno.ENOSPC, "No space left on device")
 
     with monkeypatch.context() as m:
-        m.setattr(*(("shutil.copyfile", enospc) if stage == "copy" else (VectorIndex, "save_cache", enospc)))
+        m.setattr(*(("shutil.copyfileobj", enospc) if stage == "copy" else (VectorIndex, "save_cache", enospc)))
         with pytest.raises(StoreError, match=r"^the disk is full: about \d+ MB needed in .* to add papermage.pdf"):
             lib.add_pdf(PAPERS / "papermage.pdf")
     lib.close()
