@@ -95,6 +95,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                   "raw_chunks_per_s": round(len(texts) / raw_embed, 1),
                   "paperdesk_torch_vs_raw_ratio": round(raw_embed / torch_s, 3)},
     }
+    import torch as torch_lib
+
+    from paperdesk.core.search.vectors import usable_cores
+
+    # What the run used, so figures from different machines (or affinity masks) can be told apart: the
+    # product takes its threads from the cores this process may use, never from the load average.
+    report["threads"] = {"usable_cores": usable_cores(), "torch": torch_lib.get_num_threads(),
+                         "onnx_intra_op": "onnxruntime default (one per physical core)",
+                         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""), "load_average": os.getloadavg()[0]}
     p, e = report["parse"], report["embed"]
     lines = [
         f"{len(args.files)} file(s), {pages} pages, {len(texts)} chunks ({len(segments)} vectors with the tails)",
@@ -105,6 +114,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         f"ONNX opening vectors only {e['onnx_opening_only_chunks_per_s']:.1f} chunks/s",
         f"embed  paperdesk torch {e['torch_chunks_per_s']:.1f} chunks/s   raw SentenceTransformer.encode "
         f"{e['raw_chunks_per_s']:.1f} chunks/s   speed ratio {e['paperdesk_torch_vs_raw_ratio']:.3f}",
+        f"threads: {report['threads']['usable_cores']} usable core(s) by affinity; torch {report['threads']['torch']}; "
+        f"ONNX intra-op onnxruntime default (one per physical core); load average {report['threads']['load_average']:.2f}",
     ]
     emit(report, args.json, lines)
     return 0
