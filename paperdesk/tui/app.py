@@ -273,8 +273,9 @@ class PaperDeskApp(StartUp, WorkbenchActions, KeyboardRouting, ReadingActions, N
         number = int(event.row_key.value) if event.row_key.value and event.row_key.value.isdigit() else 0
         if desk is not None and 1 <= number <= len(desk.session.results):
             item = desk.session.results[number - 1]
-            if item.in_library:
-                self.router.follow_notes(item.id)
+            if item.in_library and self.screen_stack:  # a highlight that arrives as the app closes its screens
+                self.router.follow_notes(item.id)    # has no pane left to follow it
+
     # the Plan pane's keys run workflow commands; `plan edit` comes back as a Command
     @on(PlanPane.Run)
     def _plan_key(self, message: PlanPane.Run) -> None:
