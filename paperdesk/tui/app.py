@@ -21,7 +21,6 @@ from functools import partial
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
-from textual.lazy import Lazy
 from textual.widgets import DataTable, Footer, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
@@ -32,12 +31,10 @@ from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import APP_BINDINGS
 from paperdesk.tui.messages import DeskEvent, PaneSays, ReadonlyAnswered, WorkerFailed
 from paperdesk.tui.palette import WorkflowCommands
-from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.plan import PlanPane
 from paperdesk.tui.panes.reader import ReaderPane
-from paperdesk.tui.panes.report import ReportsPane
 from paperdesk.tui.panes.results import ResultsPane
 from paperdesk.tui.keyboard import KeyboardRouting, Workbench
 from paperdesk.tui.narrow_layout import NarrowLayout
@@ -89,21 +86,21 @@ class PaperDeskApp(StartUp, WorkbenchActions, KeyboardRouting, ReadingActions, N
     # -- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Workbench(id="main"):
+        # Scheduled before anything is mounted, so it runs right after the first frame is written
+        # (the hidden tabs mount after it, and the layout classes below need no second style pass).
+        self.call_after_refresh(self._painted)
+        with Workbench(id="main", classes=f"show-{self.narrow_pane}"):
             with Vertical(id="left"):
                 yield ResultsPane(id="results")
                 yield NotesPane(lambda: self.desk, id="notes")
             with TabbedContent(id="right", initial="tab-draft"):
                 with TabPane("Draft · F3", id="tab-draft"):
                     yield DraftPane(id="draft")
-                with TabPane("Reader · F5", id="tab-reader"):  # hidden tabs are mounted after the first paint
-                    yield Lazy(ReaderPane(lambda: self.desk.library if self.desk else None, id="reader"))
-                with TabPane("Reports · F6", id="tab-reports"):
-                    yield Lazy(ReportsPane(id="reports"))
-                with TabPane("Plan · F7", id="tab-plan"):
-                    yield Lazy(PlanPane(id="plan"))
-                with TabPane("Discussion · F8", id="tab-discussion"):
-                    yield Lazy(DiscussionPane(id="discussion"))
+                # The hidden tabs' panes are mounted right after the first paint (StartUp.mount_hidden_panes).
+                yield TabPane("Reader · F5", id="tab-reader")
+                yield TabPane("Reports · F6", id="tab-reports")
+                yield TabPane("Plan · F7", id="tab-plan")
+                yield TabPane("Discussion · F8", id="tab-discussion")
         yield CommandLine(self.completion_candidates, id="command-line")
         yield StatusBar(id="status-bar")
         yield Footer()
@@ -131,7 +128,6 @@ class PaperDeskApp(StartUp, WorkbenchActions, KeyboardRouting, ReadingActions, N
             for widget in self.main.query("Input, TextArea"):
                 widget.cursor_blink = False
         self.command_line.input.focus()
-        self.call_after_refresh(self._painted)
 
     # -- running commands --------------------------------------------------------------------------
 

@@ -37,10 +37,12 @@ class NarrowLayout:
 
     def apply_layout(self: "PaperDeskApp") -> None:
         main = self.main.query_one("#main")
-        main.set_class(self.narrow, "narrow")
-        for name in PANES:
-            main.set_class(name == self.narrow_pane, f"show-{name}")
-        self.refresh_bindings()
+        wanted = {"narrow": self.narrow, **{f"show-{name}": name == self.narrow_pane for name in PANES}}
+        changed = {name: on for name, on in wanted.items() if main.has_class(name) != on}
+        for name, on in changed.items():
+            main.set_class(on, name)
+        if changed:  # the footer's keys depend on the layout (F9); an unchanged layout keeps them
+            self.refresh_bindings()
 
     def reveal(self: "PaperDeskApp", pane: str) -> None:
         """Bring a pane ("results", "notes", "draft", "reader", "reports") to the front when narrow."""

@@ -7,12 +7,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from textual.widgets import TabbedContent
 
 from paperdesk.tui.keyboard import focus_now
-from paperdesk.tui.panes.discussion import DiscussionPane
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
-from paperdesk.tui.panes.plan import PlanPane
-from paperdesk.tui.panes.reader import ReaderPane
-from paperdesk.tui.panes.report import ReportsPane
 from paperdesk.tui.panes.results import ResultsPane
 
 if TYPE_CHECKING:
@@ -28,7 +24,8 @@ class OutcomeRouter:
         self.app = app
         self._followed: str | None = None  # the paper last opened in the reader or highlighted in the list
 
-    def _pane(self, kind: type) -> Any:
+    def _pane(self, kind: type | str) -> Any:
+        """A pane by class, or by id for the hidden tabs' panes (their modules load after the first paint)."""
         return self.app.main.query_one(kind)
 
     def _tab(self, tab: str) -> None:
@@ -44,11 +41,11 @@ class OutcomeRouter:
         if view is not None:
             self._pane(DraftPane).show(view)
             if view.kind == "discussion" and view.revision is not None:
-                self._pane(DiscussionPane).show_summary(view)
+                self._pane("#discussion").show_summary(view)
                 self._tab("tab-discussion")
         reader = desk.session.reader
         if reader is not None:  # the last page read, behind the draft
-            self._pane(ReaderPane).load_page(reader[0], reader[1], reveal=False)
+            self._pane("#reader").load_page(reader[0], reader[1], reveal=False)
         self._restore_plan(desk)
         self.refresh_reports()
         self.sync()
@@ -78,7 +75,7 @@ class OutcomeRouter:
         elif isinstance(event, views.ResultsChanged):
             self.results(event.view)
         elif isinstance(event, views.DiscussionProgress):  # turn by turn, "turn 4/10" in the status bar
-            pane = self._pane(DiscussionPane)
+            pane = self._pane("#discussion")
             pane.event(event)
             if event.kind == "start":
                 self._tab("tab-discussion")
@@ -90,13 +87,13 @@ class OutcomeRouter:
         elif isinstance(event, views.CommandFinished):
             self.finished(event.outcome)
         elif isinstance(event, views.PlanUpdated):  # live step status, the plan streaming in
-            self._pane(PlanPane).show(event.view, event.message)
+            self._pane("#plan").show(event.view, event.message)
             if event.view.streaming or app.main.query_one(TabbedContent).active != "tab-draft":
                 self._tab("tab-plan")
             if event.message:
                 app.status_bar.set_activity(event.message + " · Esc stops")
         elif isinstance(event, views.AgentActed):
-            self._pane(PlanPane).set_offers(event.offers)
+            self._pane("#plan").set_offers(event.offers)
             if event.page is not None:
                 self._page(event.page)
         elif isinstance(event, Understood):  # a message's decision, shown before it runs
@@ -155,7 +152,7 @@ class OutcomeRouter:
     def refresh_reports(self) -> None:
         desk = self.app.desk
         if desk is not None:
-            self._pane(ReportsPane).set_reports(desk.drafts.reports())
+            self._pane("#reports").set_reports(desk.drafts.reports())
 
     # -- a command's outcome -------------------------------------------------------------------------
 
@@ -181,7 +178,7 @@ class OutcomeRouter:
     # -- the Plan pane ----------------------------------------------------------------------
 
     def _plan(self, view: Any) -> None:
-        self._pane(PlanPane).show(view)
+        self._pane("#plan").show(view)
         self._tab("tab-plan")
         if view.toml:  # plan edit: the plan as TOML in an editable text area
             from paperdesk.core.commands.parse import Command
@@ -206,7 +203,7 @@ class OutcomeRouter:
         """On start: an unbuilt plan reopens in the Plan pane; an unfinished run is resumed or offered."""
         from paperdesk.core.handlers import plans
 
-        pane = self._pane(PlanPane)
+        pane = self._pane("#plan")
         if desk.session.plan is not None:
             try:
                 pane.show(plans.session_view(desk))
@@ -231,7 +228,7 @@ class OutcomeRouter:
     def _draft(self, view: Any) -> None:
         self._pane(DraftPane).show(view)
         if view.kind == "discussion":  # the annotated summary belongs in the Discussion pane
-            self._pane(DiscussionPane).show_summary(view)
+            self._pane("#discussion").show_summary(view)
             self._tab("tab-discussion")
             return
         self._tab("tab-draft")
@@ -254,7 +251,7 @@ class OutcomeRouter:
 
         def opened(choice: tuple[str, int, str] | None) -> None:
             if choice is not None:
-                self._pane(ReaderPane).load_page(choice[0], choice[1], choice[2])
+                self._pane("#reader").load_page(choice[0], choice[1], choice[2])
 
         def titles(ids: list[str]) -> dict[str, str]:
             return {pid: paper.title for pid, paper in desk.store.papers_by_ids(ids).items() if paper.title}
@@ -267,7 +264,7 @@ class OutcomeRouter:
         return unfinished_discussion(desk)
 
     def _page(self, view: Any) -> None:
-        self._pane(ReaderPane).show_page(view.paper_id, view.title, view.page, view.pages, view.text, view.highlight)
+        self._pane("#reader").show_page(view.paper_id, view.title, view.page, view.pages, view.text, view.highlight)
         self._tab("tab-reader")
         self.follow_notes(view.paper_id)
 

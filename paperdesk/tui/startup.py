@@ -16,10 +16,6 @@ from paperdesk.core.config import Settings
 from paperdesk.tui import startup_probe
 from paperdesk.tui.keys import BINDING_IDS
 from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady
-from paperdesk.tui.panes.discussion import DiscussionPane
-from paperdesk.tui.panes.plan import PlanPane
-from paperdesk.tui.panes.reader import ReaderPane
-from paperdesk.tui.panes.report import ReportsPane
 from paperdesk.tui.repaint import repaint_whole_screen
 
 if TYPE_CHECKING:
@@ -41,6 +37,7 @@ class StartUp:
     def _painted(self: "PaperDeskApp") -> None:
         """The first screen is up; only now start the heavy imports (they would compete for the GIL)."""
         startup_probe.mark("first_paint")
+        self.mount_hidden_panes()
         if self._warm_up and self._given_desk is None:
             # The models load while the library opens (core/desk/preload.py): llama.cpp and ONNX Runtime load
             # outside the GIL, so "models ready" comes close to the slowest load, not the sum of everything.
@@ -50,6 +47,21 @@ class StartUp:
             self.post_message(DeskReady(self._given_desk, _model_label(self.settings)))
         else:
             self.open_desk()
+
+    def mount_hidden_panes(self: "PaperDeskApp") -> None:
+        """The Reader, Reports, Plan and Discussion tabs get their panes once the first screen is up,
+        and the Draft pane its Markdown body."""
+        from paperdesk.tui.panes.discussion import DiscussionPane
+        from paperdesk.tui.panes.draft import DraftPane
+        from paperdesk.tui.panes.plan import PlanPane
+        from paperdesk.tui.panes.reader import ReaderPane
+        from paperdesk.tui.panes.report import ReportsPane
+
+        self.main.query_one(DraftPane).mount_body()
+        library = lambda: self.desk.library if self.desk else None  # noqa: E731 - the desk opens later
+        for tab, pane in (("#tab-reader", ReaderPane(library, id="reader")), ("#tab-reports", ReportsPane(id="reports")),
+                          ("#tab-plan", PlanPane(id="plan")), ("#tab-discussion", DiscussionPane(id="discussion"))):
+            self.main.query_one(tab).mount(pane)
 
     def _apply_keymap(self: "PaperDeskApp") -> None:
         keymap = {k.split(".", 1)[1]: v for k, v in self.settings.values.items() if k.startswith("keymap.")}
@@ -78,8 +90,8 @@ class StartUp:
         self.post_message(DeskReady(desk, _model_label(self.settings)))
 
     def on_desk_ready(self: "PaperDeskApp", message: DeskReady) -> None:
-        if not all(self.main.query(pane) for pane in (ReaderPane, ReportsPane, PlanPane, DiscussionPane)):
-            self.set_timer(0.02, lambda: self.on_desk_ready(message))  # lazy panes mount a frame after the first paint
+        if not all(self.main.query(pane) for pane in ("#reader", "#reports", "#plan", "#discussion", "#draft-body")):
+            self.set_timer(0.02, lambda: self.on_desk_ready(message))  # hidden panes mount after the first paint
             return
         desk = self.desk = message.desk
         desk.subscribe(lambda event: self.post_message(DeskEvent(event)))

@@ -18,7 +18,9 @@ pytestmark = pytest.mark.slow
 # loaded only after the first paint: the agents, research, the dispatcher, the Desk, numpy and the models
 HEAVY = ("numpy", "llama_cpp", "onnxruntime", "tokenizers", "tantivy", "pymupdf", "torch", "sentence_transformers",
          "paperdesk.core.agents", "paperdesk.core.research", "paperdesk.core.dispatch", "paperdesk.core.desk.desk",
-         "paperdesk.core.handlers", "paperdesk.core.library.library", "paperdesk.core.search", "paperdesk.core.commands.workflow")
+         "paperdesk.core.handlers", "paperdesk.core.library.library", "paperdesk.core.search", "paperdesk.core.commands.workflow",
+         # and the Markdown stack (the draft's welcome is plain text until the Markdown body replaces it)
+         "markdown_it", "textual.widgets._markdown", "paperdesk.tui.panes.discussion", "paperdesk.tui.panes.report")
 
 IMPORTS = """
 import sys
@@ -46,6 +48,7 @@ class FirstPaint(PaperDeskApp):
                                                                              "DraftPane", "CommandLine", "StatusBar")},
             "results": str(main.query_one("#results-empty").render()) if main.query_one("#results-empty").display
             else "",
+            "draft": str(main.query_one("#draft-welcome").render()) if main.query("#draft-welcome") else "",
         }
         super()._painted()
 
@@ -61,7 +64,9 @@ async def test_the_first_paint_shows_the_workbench_with_what_to_do(tmp_path, arx
         expected = {"ResultsPane", "CommandLine", "StatusBar"} | (set() if narrow else {"NotesPane", "#right", "DraftPane"})
         assert {name for name, shown in seen["panes"].items() if shown} == expected
         assert "find <query> to search arXiv, list for your library" in " ".join(seen["results"].split())
+        assert "Getting started" in seen["draft"] and "find <query>" in seen["draft"]
         await settle(pilot)
+        assert not app.main.query("#draft-welcome") and app.main.query("#draft-body")  # Markdown once painted
         await pilot.press(*"find expository writing", "enter")  # results replace the empty state
         await settle(pilot)
         assert not app.main.query_one("#results-empty").display

@@ -10,11 +10,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Label, Markdown
+from rich.text import Text
+from textual.widgets import Label, Static
 
 from paperdesk.core.commands.citation_links import citation_keys, key_of_href, link_citations
 
 if TYPE_CHECKING:
+    from textual.widgets import Markdown
+
     from paperdesk.core.commands.views import DraftView
 
 STREAM_INTERVAL = 0.08  # seconds between markdown refreshes while tokens stream in
@@ -28,6 +31,18 @@ WELCOME = """\
 
 F1 lists every command and why one is unavailable now · ctrl+p is the palette · Esc stops a running generation
 """
+
+
+def welcome_text() -> Text:
+    """WELCOME as plain styled text: what the first screen shows before the Markdown widget is loaded."""
+    text = Text()
+    for line in WELCOME.splitlines(keepends=True):
+        if line.startswith("- "):
+            text.append("• ")
+            line = line[2:]
+        for i, part in enumerate(line.replace("**", "`").split("`")):
+            text.append(part, style="bold" if i % 2 else "")
+    return text
 
 
 class DraftText(VerticalScroll):
@@ -69,8 +84,10 @@ class DraftPane(Vertical):
     def compose(self) -> ComposeResult:
         yield Label("no draft yet", id="draft-header")
         with DraftText(id="draft-scroll"):
-            yield Markdown(WELCOME, id="draft-body", open_links=False)
-        yield Label("", id="draft-footer")
+            yield Static(welcome_text(), id="draft-welcome")  # the Markdown body replaces it after the first paint
+        footer = Label("", id="draft-footer")
+        footer.display = False  # shown when there is a grounding line to say
+        yield footer
 
     def move_citation(self, delta: int) -> None:
         if not self.citations:
@@ -91,8 +108,15 @@ class DraftPane(Vertical):
         self._footer(f"citation {label} ({(self.citation or 0) + 1} of {len(self.citations)}) · ←/→ choose · "
                      "Enter opens it in the reader")
 
-    @on(Markdown.LinkClicked)
-    def _link_clicked(self, event: Markdown.LinkClicked) -> None:
+    def mount_body(self) -> None:
+        """Put the Markdown body in place of the welcome text (markdown-it loads here, after the first paint)."""
+        from textual.widgets import Markdown
+
+        scroll = self.query_one("#draft-scroll", VerticalScroll)
+        scroll.mount(Markdown(WELCOME, id="draft-body", open_links=False))
+        scroll.query("#draft-welcome").remove()
+
+    def on_markdown_link_clicked(self, event: "Markdown.LinkClicked") -> None:
         event.stop()
         key = key_of_href(event.href)
         if key is not None:
@@ -101,12 +125,11 @@ class DraftPane(Vertical):
             self.post_message(self.CitationChosen(key))
 
     def on_mount(self) -> None:
-        self._footer("")
         self.set_interval(STREAM_INTERVAL, self._flush)
 
     @property
-    def body(self) -> Markdown:
-        return self.query_one("#draft-body", Markdown)
+    def body(self) -> "Markdown":
+        return self.query_one("#draft-body")  # type: ignore[return-value]
 
     def start_stream(self, kind: str, title: str) -> None:
         """Clear the pane for a generation that is starting."""

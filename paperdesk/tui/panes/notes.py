@@ -66,8 +66,6 @@ class NotesPane(Pane):
         self._retry: Timer | None = None
         self.kept = False  # notes are kept in memory, waiting for space on the disk
         self._saved = ""  # the text as loaded or last posted for saving
-
-    def on_mount(self) -> None:
         self.border_title, self.border_subtitle = "Notes", "F4"
 
     def compose(self) -> ComposeResult:
