@@ -14,14 +14,18 @@ from arxiv_server import ArxivServer
 # (a larger default writer, once installed, would otherwise be loaded by every real-model test and
 # every `paperdesk` subprocess). The env pin reaches subprocesses and load_settings(); the constant
 # covers settings built from an explicit environ. Tests of the default's own logic set it back.
-WRITER_PIN = {"PAPERDESK_LLM_WRITER_MODEL": "gemma3-270m"}
+# llama.cpp gets one thread in every test process: the suite runs two workers on two cores, and two models
+# each spinning two threads on the same two cores run many times slower than one thread each.
+LLAMA_THREADS = int(os.environ.get("PAPERDESK_TEST_LLAMA_THREADS", "1"))
+WRITER_PIN = {"PAPERDESK_LLM_WRITER_MODEL": "gemma3-270m", "PAPERDESK_LLM_N_THREADS": str(LLAMA_THREADS)}
 os.environ.update(WRITER_PIN)
 
 
 def _pin_default_writer() -> None:
-    from paperdesk.core.llm import catalogue
+    from paperdesk.core.llm import catalogue, local
 
     catalogue.DEFAULT_WRITER = catalogue.FALLBACK_WRITER
+    local.usable_cores = lambda: LLAMA_THREADS  # llm.n_threads = 0 ("all cores") in settings built from an environ
 
 
 _pin_default_writer()
@@ -179,7 +183,7 @@ def local_backend(llama_probe):
     from paperdesk.core.llm.local import LocalBackend
     from paperdesk.core.llm.models import default_model
 
-    backend = LocalBackend(default_model(), n_ctx=2048)
+    backend = LocalBackend(default_model(), n_ctx=2048, n_threads=LLAMA_THREADS)
     backend.llama()
     return backend
 
@@ -198,7 +202,8 @@ def llama_server_url(llama_probe):
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(default_model()), "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", "2048"],
+         "--port", str(port), "--n_ctx", "2048", "--n_threads", str(LLAMA_THREADS),
+         "--n_threads_batch", str(LLAMA_THREADS)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"

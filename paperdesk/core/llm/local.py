@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from paperdesk.core.cancel import CancelToken
+from paperdesk.core.cores import usable_cores
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm.backend import Capabilities, GenerationRequest
 
@@ -65,7 +66,7 @@ class LocalBackend:
         self.model_path = model_path
         self.probe = probe  # run the crash probe (probe.py) before the first load of a new build
         self.n_ctx = n_ctx
-        self.n_threads = n_threads or os.cpu_count() or 1
+        self.n_threads = n_threads or usable_cores()  # llama.cpp's own default counts every core
         self.n_batch = n_batch
         self._llama: Any = None
         self._lock = threading.Lock()
@@ -89,7 +90,7 @@ class LocalBackend:
                     ensure_model_runs(self.model_path)
                 try:
                     llama = Llama(model_path=str(self.model_path), n_ctx=self.n_ctx, n_batch=self.n_batch,
-                                  n_threads=self.n_threads, verbose=False)
+                                  n_threads=self.n_threads, n_threads_batch=self.n_threads, verbose=False)
                 except (ValueError, RuntimeError) as exc:
                     raise ConfigError(
                         f"cannot load {self.model_path.name} as a GGUF model ({exc}); pick another file"
@@ -183,3 +184,4 @@ class LocalBackend:
         used = len(llama.tokenize(prompt.encode("utf-8", errors="ignore"), add_bos=True, special=False))
         overhead = CHAT_OVERHEAD if self.chat_template else 0
         return self.n_ctx - used - overhead - max_tokens
+

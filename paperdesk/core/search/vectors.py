@@ -25,6 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from paperdesk.core.atomic_file import atomic_write, write_bytes
+from paperdesk.core.cores import usable_cores
 from paperdesk.core.search.embedder import DIM
 
 
@@ -39,14 +40,6 @@ def _dot(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
     if usable_cores() > 1:
         return matrix @ query
     return np.einsum("ij,j->i", matrix, query)
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its affinity mask), else the machine's count."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # no affinity on this platform
-        return max(1, os.cpu_count() or 1)
 
 
 def _atomic_save(path: Path, array: np.ndarray) -> None:
