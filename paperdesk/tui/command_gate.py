@@ -58,7 +58,8 @@ def question(desk: "Desk", line: str, asks: AskFirst) -> str:
     if asks is AskFirst.ABANDON:
         return abandon_question(desk)
     command = parse(line)
-    return f"Remove {_paper_named(desk, command) or command.ref} from the library, with its PDF, notes and index entries?"
+    what = _paper_named(desk, command) or command.ref
+    return f"Remove {what} from the library, with its PDF, notes and index entries?"
 
 
 def _paper_named(desk: "Desk", command: Command) -> str:

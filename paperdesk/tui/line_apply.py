@@ -114,7 +114,8 @@ class LineEntry:
         if asks is AskFirst.REMOVE:
             again, no = replace(entry, confirmed=True), "nothing removed"
         else:
-            again, no = Entry(entry.line, Origin.QUEUED, confirmed=True), "abandon: nothing discarded; the draft is kept"
+            again = Entry(entry.line, Origin.QUEUED, confirmed=True)
+            no = "abandon: nothing discarded; the draft is kept"
         self.push_screen(ConfirmScreen(question(self.desk, entry.line.strip(), asks)),
                          lambda yes: self.enter(again) if yes else self.command_line.say(no))
 
