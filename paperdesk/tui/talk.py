@@ -1,4 +1,4 @@
-"""Free text in the TUI command line: decide in a worker, show "understood as", then run.
+"""Free text in the TUI command line: decide in a worker, show "understood as", then through the line gate.
 
 A line that does not start with a command word (or `ask <message>`) is a
 message. The dispatcher decides in a worker thread (it encodes the message
