@@ -6,8 +6,13 @@ runs in a thread worker; the Desk's events come back as DeskEvent messages
 and only handlers here touch widgets. What may run now is always the
 workflow model's answer (check_action, the palette, the command line).
 
+A line travels one way: key -> command line -> one gate -> Desk. Whether typed,
+bound to a key, picked in the palette or a pane, or decided by the dispatcher,
+it enters line_apply.py, whose gate (line_gate.py) says whether it talks,
+waits, is answered beside running work, asks first, interrupts, or runs.
+
 Starting up is in startup.py, the actions the keys bind in workbench_actions.py; this module composes
-the workbench and runs commands.
+the workbench and shows what comes back.
 """
 
 from __future__ import annotations
@@ -16,34 +21,29 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from functools import partial
-
-from textual import on, work
+from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Input, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from paperdesk.core.config import Settings
-from paperdesk.core.commands.registry import enter_command
-from paperdesk.tui.command_gate import abandon_question, asks_first, reader_page
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import APP_BINDINGS
-from paperdesk.tui.messages import DeskEvent, PaneSays, ReadonlyAnswered, WorkerFailed
+from paperdesk.tui.messages import DeskEvent, PaneSays, WorkerFailed
 from paperdesk.tui.palette import WorkflowCommands
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
-from paperdesk.tui.panes.plan import PlanPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.panes.results import ResultsPane
 from paperdesk.tui.keyboard import KeyboardRouting, Workbench
+from paperdesk.tui.line_apply import LineEntry
 from paperdesk.tui.narrow_layout import NarrowLayout
 from paperdesk.tui.reading_actions import ReadingActions
 from paperdesk.tui.routing import OutcomeRouter
-from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.startup import StartUp
 from paperdesk.tui.status_bar import StatusBar
-from paperdesk.tui.talk import BesideDone, Decided, TalkController, message_of
+from paperdesk.tui.talk import TalkController
 from paperdesk.tui.theme_choice import ThemeCommands, ThemeKeeper, choose_theme
 from paperdesk.tui.workbench_actions import WorkbenchActions
 
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from paperdesk.core.desk.preload import ModelPreload
 
 
-class PaperDeskApp(StartUp, WorkbenchActions, KeyboardRouting, ReadingActions, NarrowLayout, App):
+class PaperDeskApp(LineEntry, StartUp, WorkbenchActions, KeyboardRouting, ReadingActions, NarrowLayout, App):
     TITLE = "paperdesk"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it too
     BINDINGS = APP_BINDINGS
@@ -129,106 +129,7 @@ class PaperDeskApp(StartUp, WorkbenchActions, KeyboardRouting, ReadingActions, N
                 widget.cursor_blink = False
         self.command_line.input.focus()
 
-    # -- running commands --------------------------------------------------------------------------
-
-    def submit(self, line: str, confirmed: bool = False) -> None:
-        """Run a command line. While another runs, read-only (and malformed) lines are answered at once
-        beside it; a line that needs the desk asks first, and on a second Enter interrupts it, then runs."""
-        line = line.strip()
-        if not line:
-            return
-        if not confirmed and self.asks_first(line):  # remove asks first; it runs on yes
-            return
-        self.main.query_one(NotesPane).flush()  # an edit typed before this command is written before it runs
-        self.command_line.input.remember(line)
-        message = message_of(line)
-        if message is not None and self.desk is not None:
-            self.talk.submit(message)  # decided in a worker, shown, then run (or confirmed first)
-            return
-        self.talk.decline()  # a command typed instead of Enter/Esc drops a decision that waits for them
-        self.command_line.understood("")  # and an earlier "understood as" line is not about this command
-        if self.desk is None:
-            self._pending = line
-            self.command_line.say(f"{line} will run when the library is open …", "busy")
-            return
-        if self._busy:
-            if not self.desk.interrupts(line):
-                self.answer_now(line)
-                return
-            page = reader_page(self.desk, line)
-            if page is not None:  # `open` beside the work: the reader loads the page itself, nothing stops
-                self.main.query_one(ReaderPane).load_page(*page)
-                self.command_line.say(f"{line}: in the reader; the running {self.desk.running()} goes on")
-                return
-            if self._armed != line:  # say what Enter would stop; the line waits in the command line
-                self._armed = line
-                self.command_line.prefill(line)
-                self.command_line.say(f"this stops the running {self.desk.running() or 'command'}: "
-                                      "Enter to go on, Esc stops it, or edit the line", "busy")
-                return
-            self._armed = None
-            self._pending = line
-            self.desk.cancel()
-            self.command_line.say(f"interrupting to run {line} …", "busy")
-            return
-        self._start(line)
-
-    def start_line(self, line: str) -> None:
-        self._start(line)
-
-    def interrupt_for(self, line: str, note: str) -> None:
-        """Cancel the running command; `line` runs once it has stored its partial work."""
-        self._pending = line
-        if self.desk is not None:
-            self.desk.cancel()
-        self.command_line.say(note, "busy")
-
-    @on(Decided)
-    def _decided(self, message: Decided) -> None:
-        self.talk.decided(message.message, message.decision)
-
-    @on(BesideDone)
-    def _beside_done(self, message: BesideDone) -> None:
-        self.router.beside(message.outcome)
-
-    def _start(self, line: str, confirmed: bool = False) -> None:
-        if not confirmed and self.desk is not None and asks_first(self.desk, line):
-            self.push_screen(ConfirmScreen(abandon_question(self.desk)), partial(self._abandon_answered, line))
-            return
-        self._busy = True
-        self.command_line.say(f"running {line} … (Esc cancels)", "busy")
-        self._command_worker = self.run_command(line)
-
-    def _abandon_answered(self, line: str, yes: bool | None) -> None:
-        if yes:
-            self._start(line, confirmed=True)
-        else:
-            self.command_line.say("abandon: nothing discarded; the draft is kept")
-
-    @work(thread=True, group="readonly", exit_on_error=False)
-    def answer_now(self, line: str) -> None:
-        """A read-only line while a command runs: answered beside it, never interrupting it."""
-        assert self.desk is not None
-        self.post_message(ReadonlyAnswered(self.desk.answer_now(line)))
-
-    @on(ReadonlyAnswered)
-    def _readonly_answered(self, message: ReadonlyAnswered) -> None:
-        if self.desk is not None and not self.desk.closed:
-            self.router.show_readonly(message.outcome)
-
-    @work(thread=True, group="command", exit_on_error=False)
-    def run_command(self, line: str) -> None:
-        assert self.desk is not None
-        self.desk.run(line)  # the outcome comes back as a CommandFinished event
-
-    def command_finished(self) -> None:
-        """Called by the router once a command's outcome is shown."""
-        self._busy = False
-        self._armed = None
-        self.refresh_bindings()
-        if self._pending and self.desk is not None:
-            line, self._pending = self._pending, None
-            self._start(line)
+    # -- what comes back from the Desk and the workers (lines go in through line_apply.py) -----------------
 
     @on(DeskEvent)
     def _desk_event(self, message: DeskEvent) -> None:
@@ -248,21 +149,6 @@ class PaperDeskApp(StartUp, WorkbenchActions, KeyboardRouting, ReadingActions, N
         first = message.error.splitlines()[0] if message.error else "unknown error"
         self.command_line.say(f"{message.worker} failed: {first}", "error")
 
-    @on(Input.Submitted, "#command-input")
-    def _command_submitted(self, event: Input.Submitted) -> None:
-        if not event.value.strip() and self.talk.confirm():
-            return
-        event.input.value = ""
-        self.submit(event.value)
-
-    @on(ResultsPane.Chosen)
-    def _result_chosen(self, message: ResultsPane.Chosen) -> None:
-        command = enter_command(self.desk.state) if self.desk else None
-        if command is None:
-            self.command_line.say("no command picks a result here; find, list or sem-search first", "error")
-            return
-        self.submit(f"{command} {message.number}")
-
     @on(DataTable.RowHighlighted, "#results-table")
     def _result_highlighted(self, event: DataTable.RowHighlighted) -> None:
         desk = self.desk
@@ -271,28 +157,6 @@ class PaperDeskApp(StartUp, WorkbenchActions, KeyboardRouting, ReadingActions, N
             item = desk.session.results[number - 1]
             if item.in_library and self.screen_stack:  # a highlight that arrives as the app closes its screens
                 self.router.follow_notes(item.id)    # has no pane left to follow it
-
-    # the Plan pane's keys run workflow commands; `plan edit` comes back as a Command
-    @on(PlanPane.Run)
-    def _plan_key(self, message: PlanPane.Run) -> None:
-        if message.prefill:
-            self.command_line.prefill(message.line)
-        else:
-            self.submit(message.line)
-
-    def submit_command(self, command: object) -> None:
-        """Run a ready-made Command (e.g. plan edit with the edited TOML), like a typed line."""
-        if self.desk is None or self._busy:
-            self.command_line.say("wait for the running command to finish (Esc cancels it)", "busy")
-            return
-        self._busy = True
-        self.command_line.say(f"running {command} …", "busy")
-        self._command_worker = self._execute(command)
-
-    @work(thread=True, group="command", exit_on_error=False)
-    def _execute(self, command: object) -> None:
-        assert self.desk is not None
-        self.desk.execute(command)  # type: ignore[arg-type]
 
     @on(ReaderPane.PageLoaded)
     def _page_loaded(self, message: ReaderPane.PageLoaded) -> None:

@@ -2,20 +2,21 @@
 
 `reader_page`: an `open` typed while work runs is shown by the reader alone
 (the page, without the desk), so reading never stops a summary. `asks_first`:
-typed `abandon` asks the same yes/no question ctrl+b asks before anything
-is discarded.
+`remove` and typed `abandon` ask a yes/no question (the one ctrl+b asks)
+before anything is deleted or discarded; `question` is its wording.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paperdesk.core.commands.parse import CommandError, parse
+from paperdesk.core.commands.parse import Command, CommandError, parse
+from paperdesk.tui.line_gate import AskFirst
 
 if TYPE_CHECKING:
     from paperdesk.core.desk.desk import Desk
 
-__all__ = ["abandon_question", "asks_first", "reader_page"]
+__all__ = ["abandon_question", "asks_first", "question", "reader_page"]
 
 
 def abandon_question(desk: "Desk") -> str:
@@ -41,10 +42,29 @@ def reader_page(desk: "Desk", line: str) -> tuple[str, int] | None:
     return paper_id, command.page or 1
 
 
-def asks_first(desk: "Desk", line: str) -> bool:
-    """`line` is an abandon the workflow would run now: the user confirms it first."""
+def asks_first(desk: "Desk", line: str) -> AskFirst | None:
+    """`line` is a remove or an abandon the workflow would run now: the user confirms it first."""
     try:
         name = parse(line).name
     except CommandError:
-        return False
-    return name == "abandon" and desk.workflow.refusal("abandon") is None
+        return None
+    if name in ("remove", "abandon") and desk.workflow.refusal(name) is None:
+        return AskFirst(name)
+    return None
+
+
+def question(desk: "Desk", line: str, asks: AskFirst) -> str:
+    """The yes/no question asked before `line` deletes a paper or discards the draft."""
+    if asks is AskFirst.ABANDON:
+        return abandon_question(desk)
+    command = parse(line)
+    what = _paper_named(desk, command) or command.ref
+    return f"Remove {what} from the library, with its PDF, notes and index entries?"
+
+
+def _paper_named(desk: "Desk", command: Command) -> str:
+    results, ref = desk.session.results, command.ref
+    if ref is not None and ref.number is not None and 1 <= ref.number <= len(results):
+        item = results[ref.number - 1]
+        return f"{item.id} ({item.title})"
+    return ""

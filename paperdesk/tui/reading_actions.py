@@ -1,4 +1,4 @@
-"""The workbench's reading and library actions: citations to the reader, the PDF viewer, remove asks first.
+"""The workbench's reading and library actions: citations to the reader, the PDF viewer.
 
 A mixin of PaperDeskApp, kept out of app.py so that file stays about startup and running commands.
 Handlers are named on_<widget>_<message> (Textual finds those along the class's MRO).
@@ -16,8 +16,6 @@ from paperdesk.tui.panes.results import ResultsPane
 
 if TYPE_CHECKING:
     from paperdesk.tui.app import PaperDeskApp
-
-ASKS_FIRST = ("remove",)  # commands that delete something: the app asks before it runs them
 
 
 class ReadingActions:
@@ -45,30 +43,3 @@ class ReadingActions:
             self.command_line.say("no library paper to open: pick one in the results, or open <n> first", "error")
             return
         reader.open_external(item.id, 1)
-
-    def asks_first(self: "PaperDeskApp", line: str) -> bool:
-        """For a command that deletes something, ask first (the command runs on yes); True when it asked."""
-        from paperdesk.core.commands.parse import CommandError, parse
-        from paperdesk.tui.screens.confirm import ConfirmScreen
-
-        try:
-            command = parse(line)
-        except CommandError:
-            return False
-        if command.name not in ASKS_FIRST or self.desk is None or self.desk.workflow.refusal(command.name):
-            return False
-        what = self._paper_named(command) or str(command.ref)
-        self.push_screen(ConfirmScreen(f"Remove {what} from the library, with its PDF, notes and index entries?"),
-                         lambda yes: self._run_confirmed(line) if yes else self.command_line.say("nothing removed"))
-        return True
-
-    def _run_confirmed(self: "PaperDeskApp", line: str) -> None:
-        self.submit(line, confirmed=True)
-
-    def _paper_named(self: "PaperDeskApp", command) -> str:
-        results = self.desk.session.results if self.desk else []
-        ref = command.ref
-        if ref is not None and ref.number is not None and 1 <= ref.number <= len(results):
-            item = results[ref.number - 1]
-            return f"{item.id} ({item.title})"
-        return ""

@@ -15,6 +15,7 @@ from textual import work
 from paperdesk.core.config import Settings
 from paperdesk.tui import startup_probe
 from paperdesk.tui.keys import BINDING_IDS
+from paperdesk.tui.line_gate import Entry, Origin
 from paperdesk.tui.messages import DeskEvent, DeskFailed, DeskReady, ModelsReady
 from paperdesk.tui.repaint import repaint_whole_screen
 
@@ -106,11 +107,11 @@ class StartUp:
         self.set_interval(LIBRARY_SYNC_SECONDS, self.sync_library)
         if self._pending:
             line, self._pending = self._pending, None
-            self._start(line)
+            self.enter(Entry(line, Origin.QUEUED))
         elif self.router.unfinished_discussion(desk):  # a discussion was killed or interrupted: go on with it
-            self._start("discuss --resume")
+            self.enter(Entry("discuss --resume", Origin.QUEUED))
         elif self.router.killed_research(desk):  # a research run was killed mid-run: finish it
-            self._start("research --resume")
+            self.enter(Entry("research --resume", Origin.QUEUED))
 
     @work(thread=True, group="library-sync", exclusive=True, exit_on_error=False)
     def sync_library(self: "PaperDeskApp") -> None:

@@ -1,4 +1,4 @@
-"""Free text in the TUI command line: decide in a worker, show "understood as", then run.
+"""Free text in the TUI command line: decide in a worker, show "understood as", then through the line gate.
 
 A line that does not start with a command word (or `ask <message>`) is a
 message. The dispatcher decides in a worker thread (it encodes the message
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 from paperdesk.core.commands.parse import canonical_name
+from paperdesk.tui.line_gate import Entry, Origin
 
 if TYPE_CHECKING:
     from paperdesk.core.dispatch.types import Decision
@@ -99,20 +100,10 @@ class TalkController:
         return True
 
     def go(self, message: str, decision: Decision, confirmed: bool = False) -> None:
-        from paperdesk.core.dispatch.confirm import asks_first
-
-        app, desk = self.app, self.app.desk
-        assert desk is not None
+        """Shown as understood, then through the gate like any line (run, interrupt, or answered beside)."""
         self.app.command_line.understood(f"understood as {decision.line()}")
-        if not app.busy:
-            app.start_line(f"ask {message}")
-            return
-        # a decision that discards work interrupts nothing until the user said yes: the desk asks beside the work
-        if desk.talk.interrupts(decision) and (confirmed or not asks_first(decision)):
-            app.interrupt_for(f"ask {message}", f"interrupting to run {decision.command} …")
-            return
-        self.app.run_worker(lambda: self.app.post_message(BesideDone(desk.talk.submit(message))), thread=True,
-                            group="dispatch", exit_on_error=False)
+        self.app.enter(Entry(f"ask {message}", Origin.DECIDED, confirmed=confirmed, message=message,
+                             decision=decision))
 
     def ask_first(self, question: str) -> None:
         """The desk asks before free text discards work: the yes/no dialog typed `abandon` gets; y runs it."""
@@ -128,8 +119,5 @@ class TalkController:
             return
         if yes:
             self.go("yes", pending.decision, confirmed=True)
-        elif not self.app.busy:
-            self.app.start_line("ask no")
         else:
-            self.app.run_worker(lambda: self.app.post_message(BesideDone(desk.talk.submit("no"))), thread=True,
-                                group="dispatch", exit_on_error=False)
+            self.app.enter(Entry("ask no", Origin.DECIDED, message="no"))
