@@ -25,6 +25,7 @@ class Turn:
     supported: list[str] | None = None  # the answer's sentences their cited passage supports (None: not checked)
     not_found: bool = False  # no sentence was supported: the answer says so and quotes the closest passage
     question_check: str = ""  # why the template question was asked ("" when the model phrased it)
+    works: list[str] = field(default_factory=list)  # works the cited passages cite ("[12] Lo et al. (2020): S2ORC")
 
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "question": self.question, "answer": self.answer, "citations": self.citations,
