@@ -54,3 +54,19 @@ def test_a_supported_answer_lists_the_works_its_passage_cites_there(library):
     entry = Observer(outline, library.embedder.encode).summary([turn])[0]
     assert entry["answer"] == answer.supported[0] and entry["answer"].startswith(SAID)
     assert entry["literature"] == answer.works
+
+
+def test_a_passage_over_a_page_break_is_cited_on_the_page_of_the_words_used(library):
+    from paperdesk.core.discussion.teacher import Source
+
+    paper = library.store.list_papers()[0]
+    outline = build_outline(library.store, paper.id, paper.title)
+    chunk = next(c for c in library.store.chunks_of(paper.id)
+                 if (c.page_start, c.page_end) == (1, 2) and "shades of yellow" in c.text)
+    source = Source("paper", chunk.text, paper.id, paper.title, chunk.page_start, chunk.section, chunk.id)
+    teacher = Teacher(library, FakeLLM("Unexplored citations are highlighted in different shades of yellow to "
+                                       "indicate their potential relevance to the user [1]."), outline)
+    teacher.gather = lambda *args, **kwargs: [source]  # the answer's one source: the passage over pages 1-2
+    answer = teacher.answer("How does CiteSee highlight unexplored citations?", Topic("overview", outline.title))
+    assert answer.text.endswith("[p. 2].") and answer.pages == [2]
+    assert [c["page"] for c in answer.citations] == [2] and answer.citations[0]["label"] == "[p. 2]"

@@ -179,8 +179,7 @@ class Teacher:
             if on_token is not None:
                 on_token(text)
         self.used_chunks.extend(s.chunk_id for s in sources if s.chunk_id is not None and s.kind == "paper")
-        citations = [{**sources[i].to_json(), "label": grounder.labels.get(i) or sources[i].label(paper_id)}
-                     for i in used]
+        citations = [_cited(sources[i], grounder.labels.get(i) or sources[i].label(paper_id)) for i in used]
         works = self._works([sources[i] for i in used], [text] if missing else kept)
         return TeacherAnswer(text, citations, sources, cited_share(text), own_paper=paper_id,
                              supported=[] if missing else kept, dropped=[d for d, _ in grounder.dropped],
@@ -291,6 +290,13 @@ class Teacher:
     def outline_pages(self) -> int:
         paper = self.library.store.get_paper(self.outline.paper_id)
         return paper.page_count if paper else 0
+
+
+def _cited(source: Source, label: str) -> dict[str, Any]:
+    """A citation of the source: its page is the one the label cites (a passage over a page break is cited
+    on the page of the words the answer used, not always its first)."""
+    page = re.search(r"pp?\. (\d+)", label)
+    return {**source.to_json(), "label": label, **({"page": int(page.group(1))} if page else {})}
 
 
 def _evidence(question: str, section: str, text: str) -> bool:
