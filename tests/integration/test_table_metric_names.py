@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import PAPERS
-from paperdesk.core.ingest.metric_names import expand, metric_line
+from paperdesk.core.text.metric_names import expand, metric_line
 
 pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture paper
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from paperdesk.core.agents.attribution import split_sentences
-from paperdesk.core.ingest import metric_names
+from paperdesk.core.text import metric_names
 
 if TYPE_CHECKING:
     from paperdesk.core.library.library import Hit, Library

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from paperdesk.core.db.store import NewChunk
-from paperdesk.core.ingest.metric_names import metric_line
+from paperdesk.core.text.metric_names import metric_line
 from paperdesk.core.ingest.table_rules import CAPTION, NEAR, overlaps, ruled_grid, rules_of
 
 SECTION = re.compile(r"^Table [0-9IVX]{1,5}$")

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 import tantivy
 
 from paperdesk.core.errors import LibraryBusyError
-from paperdesk.core.ingest.metric_names import spelled_out
+from paperdesk.core.text.metric_names import spelled_out
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 SEARCH_FIELDS = ["title", "section", "text"]
