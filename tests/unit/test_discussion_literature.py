@@ -119,3 +119,14 @@ def test_a_not_found_turn_is_summed_up_whole_never_by_a_piece_of_its_quote(obser
               'discovering papers. The behavior of following inline citations has been observed [44]." [p. 1].')
     turn = _turn(2, "How many citations does a typical paper have?", answer, [], not_found=True)
     assert observer.summary([turn])[0]["answer"] == answer
+
+
+def test_a_cited_work_the_library_holds_is_among_the_discussions_papers():
+    from paperdesk.core.discussion.types import DiscussionResult
+
+    refs = References.of(PaperStore("papermage"), "papermage")
+    work = refs.resolve("Chang et al., 2023")
+    turn = _turn(1, "What reading tools does PaperMage build on?", "They build on reading tools [p. 1].",
+                 ["They build on reading tools [p. 1]."], [work, "Lo et al., 2020: S2ORC"])
+    result = DiscussionResult(1, "papermage", "PaperMage", "finished", 1, 1, [turn], [], {})
+    assert result.cited_papers == ["papermage", CITESEE]
