@@ -20,7 +20,7 @@ from paperdesk.core.agents.attribution import KEEP, SUPPORT, shares_words
 from paperdesk.core.agents.chunk_pages import split_by_page
 from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.claims import debris, supports
-from paperdesk.core.agents.quality import split_sentences, words
+from paperdesk.core.agents.quality import STOPWORDS, split_sentences, words
 from paperdesk.core.db.store import Chunk
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
@@ -173,7 +173,8 @@ class PageGrounder:
         if chunk.page_start == chunk.page_end:
             return chunk.page_start, chunk.page_end
         mine = set(words(sentence))
-        overlap = {p: len(mine & part) for p, part in self._chunk_parts(chunk).items()}
+        content = mine - STOPWORDS or mine  # function words are on every page: the content words decide
+        overlap = {p: len(content & part) for p, part in self._chunk_parts(chunk).items()}
         if not overlap or max(overlap.values()) == 0:
             overlap = {p: len(mine & set(words(self.page(p)))) for p in range(chunk.page_start, chunk.page_end + 1)}
         best = max(overlap.values())
