@@ -190,7 +190,7 @@ class Teacher:
         reference list (literature.py)."""
         out: list[str] = []
         for source in cited:
-            if source.kind not in ("paper", "library"):
+            if source.kind == "arxiv":  # an abstract: no reference list to resolve against
                 continue
             if source.paper_id not in self._references:
                 self._references[source.paper_id] = References.of(self.library.store, source.paper_id)
