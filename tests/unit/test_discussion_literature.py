@@ -67,6 +67,14 @@ def test_in_text_citations_of_both_styles():
                                        "Wang et al., 2020", "Smith et al., 2020"]
 
 
+def test_code_indices_and_numbers_in_an_author_year_paper_are_not_citations():
+    assert in_text_citations("for line in sentence.lines[0]: f(x)[2] and [0] but [7]") == ["[7]"]
+    refs = References.of(PaperStore("papermage"), "papermage")
+    text = "1 >>> sentences = Layer(entities =[ 2 Entity (...) ]) as in [2] (Lo et al., 2020)."
+    assert turn_works([text], ["sentences are a Layer of Entity objects"], refs) == [
+        "Lo et al., 2020: S2ORC: The semantic scholar open research corpus"]
+
+
 def test_a_turn_cites_the_works_of_the_passage_where_it_supports_the_answer():
     refs = References.of(PaperStore(CITESEE), CITESEE)
     text = passage(CITESEE, "one in five (21%)")

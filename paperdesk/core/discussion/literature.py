@@ -23,7 +23,7 @@ WINDOW_WORDS = 70  # the evidence window the answer's prompt shows (answer.EVIDE
 TITLE_WORDS = 14
 MOST = 8  # works listed per turn
 
-_NUMERIC = re.compile(r"\[(\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*)\]")
+_NUMERIC = re.compile(r"(?<![\w\])])\[(\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*)\]")  # not an index: x[0], f()[1]
 _NAME = r"[A-Z][A-Za-z'’\-]+(?:\s(?:and|&)\s[A-Z][A-Za-z'’\-]+|\set\sal\.?)?"
 _YEAR = r"(?:19|20)\d\d[a-z]?"
 _PAREN = re.compile(r"[(\[]((?:[^()\[\]]*?" + _NAME + r",?\s" + _YEAR + r")[^()\[\]]*)[)\]]")
@@ -102,7 +102,7 @@ def in_text_citations(text: str) -> list[str]:
             if re.fullmatch(r"\d{1,3}\s*[-–]\s*\d{1,3}", piece):
                 a, b = (int(x) for x in re.split(r"\s*[-–]\s*", piece))
                 out += [f"[{n}]" for n in range(a, b + 1)] if 0 < b - a < 10 else [f"[{a}]", f"[{b}]"]
-            elif piece.isdigit():
+            elif piece.isdigit() and int(piece) > 0:
                 out.append(f"[{int(piece)}]")
     for m in _PAREN.finditer(text):
         out += [f"{name}, {year}" for name, year in _ONE.findall(m.group(1)) if name.split()[0] not in _STOP_NAMES]
@@ -129,6 +129,8 @@ def turn_works(passages: Sequence[str], supported: Sequence[str], references: Re
     markers: list[str] = []
     for passage in passages:
         markers += in_text_citations(supporting_window(passage, supported))
+    if references.text and not references.numbered:  # an author-year list: a bracketed number cites nothing
+        markers = [m for m in markers if not m.startswith("[")]
     return [references.resolve(m) for m in dict.fromkeys(markers)][:MOST]
 
 
