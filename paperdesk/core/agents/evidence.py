@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from paperdesk.core.agents.attribution import split_sentences
+from paperdesk.core.text import metric_names
 
 if TYPE_CHECKING:
     from paperdesk.core.library.library import Hit, Library
@@ -73,8 +74,9 @@ def content_words(text: str) -> set[str]:
 
 
 def evidence_sentences(text: str) -> list[str]:
-    """The chunk's sentences, without front-matter boilerplate (permissions, ISBN, e-mail lines)."""
-    return [s for s in split_sentences(" ".join(text.split())) if not _FRONT_MATTER.search(s)]
+    """The chunk's sentences, without front-matter boilerplate (permissions, ISBN, e-mail lines); a table's rows
+    with their abbreviated column names spelled out ("R-1f1 (ROUGE-1 F1): 48.79")."""
+    return [s for s in split_sentences(" ".join(metric_names.inline(text).split())) if not _FRONT_MATTER.search(s)]
 
 
 def _role(question: str) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
@@ -154,6 +156,8 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
             fit += ROLE_BONUS
         if named and hit.paper_id in named:
             fit += NAMED_BONUS
+        if metric_names.named_in(question, chunks[hit.chunk_id].text):  # a table of the metric asked about
+            fit += ROLE_BONUS
         ranked.append((fit, i, window(sentences, scores, words)))
     ranked.sort(key=lambda r: -r[0])
     chosen = ranked[:k]

@@ -17,9 +17,10 @@ from typing import Callable, Sequence
 import numpy as np
 
 from paperdesk.core.agents.attribution import KEEP, SUPPORT, shares_words
+from paperdesk.core.agents.chunk_pages import split_by_page
 from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.claims import debris, supports
-from paperdesk.core.agents.quality import split_sentences, words
+from paperdesk.core.agents.quality import STOPWORDS, split_sentences, words
 from paperdesk.core.db.store import Chunk
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
@@ -67,6 +68,7 @@ class PageGrounder:
         self.encode = encode
         self._page_text = page_text
         self._pages: dict[int, str] = {}
+        self._parts: dict[tuple[int, int, int], dict[int, set[str]]] = {}
 
     def page(self, number: int) -> str:
         if number not in self._pages:
@@ -121,12 +123,14 @@ class PageGrounder:
                 continue
             on_page = [j for j, c in enumerate(self.chunks) if c.page_start <= last and first <= c.page_end]
             close = [j for j in on_page if sims[j] >= KEEP and shares_words(bare, self.chunks[j].text)]
-            verdicts = [self._supports(bare, self.chunks[j], first, last) for j in close]
-            if any(ok for ok, _ in verdicts):
+            verdicts = [self._check_mark(bare, self.chunks[j], first, last, match.group(0)) for j in close]
+            marks = [mark for ok, _, mark in verdicts if ok]
+            if match.group(0) in marks:
                 kept.append(match.group(0))
                 continue
-            why = next((w for ok, w in verdicts if not ok), why)
+            why = next((w for ok, w, _ in verdicts if not ok), why)
             out.removed.extend(range(first, last + 1) if 0 <= last - first < 20 else [first])
+            kept.extend(marks[:1])  # the cited passage supports it, on its other page
         if kept:
             out.cited += 1
             return cite(bare, " ".join(dict.fromkeys(kept)))
@@ -150,14 +154,38 @@ class PageGrounder:
         pages = " ".join(self.page(p) for p in dict.fromkeys((first, last)))
         return supports(sentence, chunk.text, pages)
 
+    def _check_mark(self, sentence: str, chunk: Chunk, first: int, last: int, mark: str) -> tuple[bool, str, str]:
+        """(supported, why not, the mark to cite): the model's mark when the chunk's words the sentence uses
+        are on the pages it names, else the page of the chunk (over a page break) where they are."""
+        if chunk.page_start != chunk.page_end:
+            a, b = self.pages_for(sentence, chunk)
+            if not (a <= last and first <= b):
+                first, last, mark = a, b, page_mark(a, b)
+        ok, why = self._supports(sentence, chunk, first, last)
+        return ok, why, mark
+
     def pages_for(self, sentence: str, chunk: Chunk) -> tuple[int, int]:
-        """The page of `chunk` whose text shares most words with the sentence (both when they tie)."""
+        """The page of `chunk` holding most of the chunk's words the sentence uses (both when they tie).
+
+        Only the chunk's own words on each page count (chunk_pages.split_by_page), so a passage that runs
+        from the foot of one page onto the next is cited where the supporting words are; when its words
+        cannot be placed, each whole page's text is compared instead."""
         if chunk.page_start == chunk.page_end:
             return chunk.page_start, chunk.page_end
         mine = set(words(sentence))
-        overlap = {p: len(mine & set(words(self.page(p)))) for p in range(chunk.page_start, chunk.page_end + 1)}
+        content = mine - STOPWORDS or mine  # function words are on every page: the content words decide
+        overlap = {p: len(content & part) for p, part in self._chunk_parts(chunk).items()}
+        if not overlap or max(overlap.values()) == 0:
+            overlap = {p: len(mine & set(words(self.page(p)))) for p in range(chunk.page_start, chunk.page_end + 1)}
         best = max(overlap.values())
         if best == 0:
             return chunk.page_start, chunk.page_end
         pages = [p for p, n in overlap.items() if n == best]
         return pages[0], pages[-1]
+
+    def _chunk_parts(self, chunk: Chunk) -> dict[int, set[str]]:
+        key = (chunk.id, chunk.page_start, chunk.page_end)
+        if key not in self._parts:
+            split = split_by_page(chunk.text, chunk.page_start, chunk.page_end, self.page)
+            self._parts[key] = {p: set(tokens) for p, tokens in split.items()}
+        return self._parts[key]

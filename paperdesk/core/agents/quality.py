@@ -26,6 +26,7 @@ _STOP = frozenset(
     "a an the of in on for to and or but is are was were be been being this that these those it its with by as at "
     "from into than then there their they them we our us he she his her which what who whom when where how not no "
     "can could may might will would should also such some more most other each any all both about so one has have had do does did".split())
+STOPWORDS = _STOP  # the function words a sentence shares with any page
 
 # Prompt scaffolding a small model echoes back; matched case-insensitively anywhere in a sentence.
 _LEAK = re.compile(

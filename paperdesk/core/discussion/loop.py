@@ -125,7 +125,8 @@ class Discussion:
         emit(Event("answer", discussion_id, n, total, "teacher", answer.text, {"citations": answer.citations}))
         turn = Turn(n, topic.to_json(), question, answer.text, answer.citations, answer.sections, answer.pages,
                     answer.literature, round(answer.cited_share, 3), True, None,
-                    {"teacher_s": round(time.perf_counter() - t0, 3)}, answer.supported, answer.not_found)
+                    {"teacher_s": round(time.perf_counter() - t0, 3)}, answer.supported, answer.not_found,
+                    works=answer.works)
         if self.memory is not None:
             remember_turn(self.memory, outline, discussion_id, turn, self.library)
         done.append(turn)
@@ -241,7 +242,7 @@ class Discussion:
         return Turn(n, topic.to_json(), question, answer.text, answer.citations, answer.sections, answer.pages,
                     answer.literature, round(answer.cited_share, 3), phrased, None,
                     {"student_s": round(student_s, 3), "teacher_s": round(teacher_s, 3)}, answer.supported,
-                    answer.not_found, student.why)
+                    answer.not_found, student.why, answer.works)
 
 
 def _state(student: Student, teacher: Teacher, timings: dict[str, float]) -> dict[str, Any]:

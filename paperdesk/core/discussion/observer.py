@@ -4,12 +4,14 @@ Everything it says is computed from the turns: repeated questions by
 embedding similarity, sections no turn has covered, answers whose sentences
 lack citations, answers stuck on the same pages. The summary's annotations
 (sections and pages, literature, conversation function, main terms) are
-computed too; each answer is summed up by its sentence closest to the
-question, citation kept.
+computed too; each answer is summed up by its own supported sentence
+closest to the question, citation kept; the literature is the other papers
+the answer cites and the works its cited passages cite.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -19,6 +21,7 @@ from paperdesk.core.discussion.outline import Outline, mentions
 from paperdesk.core.discussion.teacher import sentences
 from paperdesk.core.discussion.types import REPEAT, Turn
 
+OWN_PAGE = re.compile(r"\[pp?\. \d+(?:[-–]\d+)?\]")  # a citation of the discussed paper's page
 UNSUPPORTED = 0.5  # below this share of cited sentences, answers are asked to cite
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
@@ -102,19 +105,29 @@ class Observer:
                 "question": t.question,
                 "answer": self.answer_sentence(t),
                 "paper_context": {"sections": t.sections or ([section] if section else []), "pages": t.pages},
-                "literature": t.literature,
+                "literature": literature(t),
                 "function": self.classifier.classify(t.question, t.topic.get("kind", ""), new),
                 "terms": self.terms(t),
             })
         return out
 
     def answer_sentence(self, turn: Turn) -> str:
-        parts = sentences(turn.answer)
-        if len(parts) <= 1:
+        """The teacher's own answer for the turn, in one sentence: of the sentences the support check kept,
+        those citing the discussed paper's page, the closest to the question. A "not found" answer is
+        given whole (never a piece of the passage it quotes); a turn stored before the check, by its
+        cited sentences."""
+        if turn.not_found:
             return turn.answer.strip()
-        cited = [s for s in parts if "[" in s] or parts
-        vectors = self.encode([turn.question, *cited])
-        return cited[int(np.argmax(vectors[1:] @ vectors[0]))]
+        if turn.supported is not None:
+            kept = [s for s in turn.supported if s.strip()]
+            candidates = [s for s in kept if OWN_PAGE.search(s)] or kept
+        else:
+            parts = sentences(turn.answer)
+            candidates = [s for s in parts if "[" in s] or parts
+        if len(candidates) <= 1:
+            return candidates[0].strip() if candidates else turn.answer.strip()
+        vectors = self.encode([turn.question, *candidates])
+        return candidates[int(np.argmax(vectors[1:] @ vectors[0]))]
 
     def terms(self, turn: Turn, limit: int = 5) -> list[str]:
         text = f"{turn.question} {turn.answer}"
@@ -122,6 +135,11 @@ class Observer:
         if turn.topic.get("kind") in ("term", "follow-up") and turn.topic.get("target") not in found:
             found.insert(0, turn.topic["target"])
         return found[:limit]
+
+
+def literature(turn: Turn) -> list[str]:
+    """The other papers a turn's answer cites, then the works its cited passages cite (literature.py)."""
+    return list(dict.fromkeys([*turn.literature, *turn.works]))
 
 
 def covered_sections(turns: Sequence[Turn]) -> set[str]:
@@ -156,7 +174,7 @@ def render_markdown(title: str, paper_id: str, summary: Sequence[dict[str, Any]]
             f"**A:** {e['answer']}",
             "",
             f"- Paper context: {where}{pages}",
-            f"- Literature: {', '.join(e['literature']) or 'none'}",
+            f"- Literature: {'; '.join(e['literature']) or 'none'}",
             f"- Main terms: {', '.join(e['terms']) or 'none'}",
             "",
         ]

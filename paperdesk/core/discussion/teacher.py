@@ -29,6 +29,7 @@ from paperdesk.core.agents.claims import supports
 from paperdesk.core.agents.evidence import about_citations, is_boilerplate, select, windows
 from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
 from paperdesk.core.cancel import CancelToken
+from paperdesk.core.discussion.literature import MOST as MOST_WORKS, References, turn_works
 from paperdesk.core.discussion.outline import Outline
 from paperdesk.core.discussion.student import Topic
 from paperdesk.core.discussion.truthful import SourceGrounder, not_found
@@ -84,6 +85,7 @@ class TeacherAnswer:
     supported: list[str] = field(default_factory=list)  # the sentences their cited passage supports (shown, stored)
     dropped: list[str] = field(default_factory=list)  # the model's sentences no passage supports (never shown)
     not_found: bool = False  # no sentence was supported: the text says so and quotes the closest passage
+    works: list[str] = field(default_factory=list)  # what the cited passages cite where they support the text
 
     @property
     def sections(self) -> list[str]:
@@ -125,6 +127,7 @@ class Teacher:
         self.min_share = float(state.get("min_share", 0.01))  # below this cited share a quote is appended
         self.used_chunks: list[int] = list(state.get("used_chunks", []))
         self._query: tuple[str, np.ndarray] | None = None  # the turn's question, encoded once for our own use
+        self._references: dict[str, References] = {}  # paper id -> its reference list, read once
 
     def state(self) -> dict[str, Any]:
         return {"k": self.k, "diversify": self.diversify, "min_share": self.min_share,
@@ -176,11 +179,23 @@ class Teacher:
             if on_token is not None:
                 on_token(text)
         self.used_chunks.extend(s.chunk_id for s in sources if s.chunk_id is not None and s.kind == "paper")
-        citations = [{**sources[i].to_json(), "label": grounder.labels.get(i) or sources[i].label(paper_id)}
-                     for i in used]
+        citations = [_cited(sources[i], grounder.labels.get(i) or sources[i].label(paper_id)) for i in used]
+        works = self._works([sources[i] for i in used], [text] if missing else kept)
         return TeacherAnswer(text, citations, sources, cited_share(text), own_paper=paper_id,
                              supported=[] if missing else kept, dropped=[d for d, _ in grounder.dropped],
-                             not_found=missing)
+                             not_found=missing, works=works)
+
+    def _works(self, cited: list[Source], supported: list[str]) -> list[str]:
+        """The works the cited passages cite where they support the answer, resolved against their paper's
+        reference list (literature.py)."""
+        out: list[str] = []
+        for source in cited:
+            if source.kind == "arxiv":  # an abstract: no reference list to resolve against
+                continue
+            if source.paper_id not in self._references:
+                self._references[source.paper_id] = References.of(self.library.store, source.paper_id)
+            out += turn_works([source.text], supported, self._references[source.paper_id])
+        return list(dict.fromkeys(out))[:MOST_WORKS]
 
     # -- sources --------------------------------------------------------------------------
 
@@ -275,6 +290,13 @@ class Teacher:
     def outline_pages(self) -> int:
         paper = self.library.store.get_paper(self.outline.paper_id)
         return paper.page_count if paper else 0
+
+
+def _cited(source: Source, label: str) -> dict[str, Any]:
+    """A citation of the source: its page is the one the label cites (a passage over a page break is cited
+    on the page of the words the answer used, not always its first)."""
+    page = re.search(r"pp?\. (\d+)", label)
+    return {**source.to_json(), "label": label, **({"page": int(page.group(1))} if page else {})}
 
 
 def _evidence(question: str, section: str, text: str) -> bool:

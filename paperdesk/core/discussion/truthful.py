@@ -156,4 +156,6 @@ def not_found(question_vector: np.ndarray, own: Sequence[tuple[int, str, int, in
             if index in group.indices:
                 chunk = group.grounder.chunks[group.indices.index(index)]
                 page = group.grounder.pages_for(sentence, chunk)[0]
+    if grounder is not None:
+        grounder.labels[index] = f"[p. {page}]"  # the citation names the page the quote is on
     return f'{NOT_FOUND} "{sentence}" [p. {page}].', index

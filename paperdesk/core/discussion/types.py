@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+LIBRARY_PAPER = re.compile(r"\(library paper (\S+)\)$")  # a cited work the library holds (literature.py)
 REPEAT = 0.85  # cosine between two questions at which the second repeats the first (observer and student)
 
 
@@ -25,6 +27,7 @@ class Turn:
     supported: list[str] | None = None  # the answer's sentences their cited passage supports (None: not checked)
     not_found: bool = False  # no sentence was supported: the answer says so and quotes the closest passage
     question_check: str = ""  # why the template question was asked ("" when the model phrased it)
+    works: list[str] = field(default_factory=list)  # works the cited passages cite ("[12] Lo et al. (2020): S2ORC")
 
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "question": self.question, "answer": self.answer, "citations": self.citations,
@@ -78,6 +81,8 @@ class DiscussionResult:
 
     @property
     def cited_papers(self) -> list[str]:
-        """The paper discussed, then the other papers its answers cited (the draft's lqs)."""
-        return list(dict.fromkeys([self.paper_id, *(p for t in self.turns for p in t.literature
-                                                      if not p.startswith("arXiv:"))]))
+        """The paper discussed, then the other papers its answers cited and the library papers its cited
+        passages cite (the draft's lqs)."""
+        cited = [p for t in self.turns for p in t.literature if not p.startswith("arXiv:")]
+        cited += [m.group(1) for t in self.turns for w in t.works if (m := LIBRARY_PAPER.search(w))]
+        return list(dict.fromkeys([self.paper_id, *cited]))

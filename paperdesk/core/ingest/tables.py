@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from paperdesk.core.db.store import NewChunk
+from paperdesk.core.text.metric_names import metric_line
 from paperdesk.core.ingest.table_rules import CAPTION, NEAR, overlaps, ruled_grid, rules_of
 
 SECTION = re.compile(r"^Table [0-9IVX]{1,5}$")
@@ -81,18 +82,22 @@ def page_tables(page: Any, page_no: int, textpage: Any = None) -> list[Table]:
 
 
 def table_chunks(tables: Sequence[Table], chunk_words: int) -> list[NewChunk]:
-    """Chunks of each table's rows, each under the caption, about `chunk_words` words long at most."""
+    """Chunks of each table's rows, each under the caption, about `chunk_words` words long at most.
+
+    Under the caption, each chunk names the metrics the column names abbreviate (metric_names), so a
+    question about "ROUGE-1" finds a table headed "R-1f1"."""
     chunks: list[NewChunk] = []
     for table in tables:
         lines = [piece for row in table.rows for piece in _pieces(render_row(table.header, row), chunk_words // 2)]
-        head = table.caption
+        metrics = metric_line(table.header)
+        head = "\n".join(filter(None, [table.caption, metrics]))
         part: list[str] = []
         size = len(head.split())
         for line in lines:
             n = len(line.split())
             if part and size + n > chunk_words:
                 chunks.append(NewChunk(table.page, table.page, table.label, "\n".join([head] + part)))
-                head = _continued(table)  # the rest under a short caption: the words go to the rows
+                head = "\n".join(filter(None, [_continued(table), metrics]))  # the rest under a short caption
                 part, size = [], len(head.split())
             part.append(line)
             size += n

@@ -20,6 +20,7 @@ from typing import Iterable, Sequence
 import tantivy
 
 from paperdesk.core.errors import LibraryBusyError
+from paperdesk.core.text.metric_names import spelled_out
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 SEARCH_FIELDS = ["title", "section", "text"]
@@ -119,6 +120,9 @@ class KeywordIndex:
                     entry.add_text("paper_id", doc.paper_id)
                     entry.add_text("title", doc.title)
                     entry.add_text("section", doc.section)
+                    names = spelled_out(doc.text)  # a table's metrics spelled out (ROUGE-1 for R-1f1)
+                    if names:
+                        entry.add_text("section", names)
                     entry.add_text("text", doc.text)
                     writer.add_document(entry)
             writer.commit()

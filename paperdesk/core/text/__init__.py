@@ -1,1 +1,1 @@
-"""Text of papers and drafts: cleaning, redaction, how a message names a citation, passages on a page."""
+"""Text of papers and drafts: cleaning, redaction, how a message names a citation, passages on a page, metric names."""
