@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from textual import events
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Input, TabbedContent, TextArea
+from textual.widgets import Input, TabbedContent
 
 if TYPE_CHECKING:
     from paperdesk.tui.app import PaperDeskApp
@@ -51,6 +51,8 @@ def focus_now(widget: Widget) -> None:
 
 def takes_text(widget: Widget | None) -> bool:
     """A widget that types printable keys itself: an input, or a text area that can be edited."""
+    from textual.widgets import TextArea  # loaded by the notes editor after the first paint; here only looked up
+
     return isinstance(widget, Input) or isinstance(widget, TextArea) and not widget.read_only
 
 

@@ -51,14 +51,16 @@ class StartUp:
 
     def mount_hidden_panes(self: "PaperDeskApp") -> None:
         """The Reader, Reports, Plan and Discussion tabs get their panes once the first screen is up,
-        and the Draft pane its Markdown body."""
+        the Draft pane its Markdown body and the Notes pane its editor."""
         from paperdesk.tui.panes.discussion import DiscussionPane
         from paperdesk.tui.panes.draft import DraftPane
+        from paperdesk.tui.panes.notes import NotesPane
         from paperdesk.tui.panes.plan import PlanPane
         from paperdesk.tui.panes.reader import ReaderPane
         from paperdesk.tui.panes.report import ReportsPane
 
         self.main.query_one(DraftPane).mount_body()
+        self.main.query_one(NotesPane).mount_editor(self.cursor_blink)
         library = lambda: self.desk.library if self.desk else None  # noqa: E731 - the desk opens later
         for tab, pane in (("#tab-reader", ReaderPane(library, id="reader")), ("#tab-reports", ReportsPane(id="reports")),
                           ("#tab-plan", PlanPane(id="plan")), ("#tab-discussion", DiscussionPane(id="discussion"))):
@@ -91,7 +93,8 @@ class StartUp:
         self.post_message(DeskReady(desk, _model_label(self.settings)))
 
     def on_desk_ready(self: "PaperDeskApp", message: DeskReady) -> None:
-        if not all(self.main.query(pane) for pane in ("#reader", "#reports", "#plan", "#discussion", "#draft-body")):
+        after_paint = ("#reader", "#reports", "#plan", "#discussion", "#draft-body", "#notes-text")
+        if not all(self.main.query(pane) for pane in after_paint):
             self.set_timer(0.02, lambda: self.on_desk_ready(message))  # hidden panes mount after the first paint
             return
         desk = self.desk = message.desk

@@ -19,8 +19,9 @@ pytestmark = pytest.mark.slow
 HEAVY = ("numpy", "llama_cpp", "onnxruntime", "tokenizers", "tantivy", "pymupdf", "torch", "sentence_transformers",
          "paperdesk.core.agents", "paperdesk.core.research", "paperdesk.core.dispatch", "paperdesk.core.desk.desk",
          "paperdesk.core.handlers", "paperdesk.core.library.library", "paperdesk.core.search", "paperdesk.core.commands.workflow",
-         # and the Markdown stack (the draft's welcome is plain text until the Markdown body replaces it)
-         "markdown_it", "textual.widgets._markdown", "paperdesk.tui.panes.discussion", "paperdesk.tui.panes.report")
+         # and the Markdown and editor widgets (the draft's welcome is plain text until the Markdown body replaces it;
+         # the notes editor mounts right after the paint)
+         "markdown_it", "textual.widgets._markdown", "textual.widgets._text_area", "paperdesk.tui.panes.discussion", "paperdesk.tui.panes.report")
 
 IMPORTS = """
 import sys

@@ -86,6 +86,7 @@ def test_a_message_interrupts_a_running_generation(snap_compare, make_app, home)
         await settle(pilot, until=lambda: len(pilot.app.desk.store.revisions("2304.02623v1")) == 3
                      and not pilot.app.busy)
         await settle(pilot)
+        await pilot.pause(0.4)  # the stored revision's Markdown mounts its blocks over a few frames (the scrollbar)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=interrupt)
     statuses = [r.status for r in app.desk.store.revisions("2304.02623v1")]

@@ -22,7 +22,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Label, TextArea
+from textual.widgets import Label, Static
 
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.desk.notes_keeper import NotesNotSaved
@@ -30,6 +30,8 @@ from paperdesk.tui.messages import PaneSays, WorkerFailed
 from paperdesk.tui.panes.base import Pane
 
 if TYPE_CHECKING:
+    from textual.widgets import TextArea
+
     from paperdesk.core.desk.desk import Desk
 
 _NO_PAPER = "notes of the paper you read, pick or summarize"
@@ -69,12 +71,21 @@ class NotesPane(Pane):
         self.border_title, self.border_subtitle = "Notes", "F4"
 
     def compose(self) -> ComposeResult:
-        yield TextArea("", id="notes-text", soft_wrap=True, read_only=True)
+        yield Static("", id="notes-placeholder")  # the editor replaces it right after the first paint
         yield Label(_NO_PAPER, id="notes-footer")
 
+    def mount_editor(self, cursor_blink: bool = True) -> None:
+        """Put the notes editor in place (TextArea loads here, once the first screen is up)."""
+        from textual.widgets import TextArea
+
+        editor = TextArea("", id="notes-text", soft_wrap=True, read_only=True)
+        editor.cursor_blink = cursor_blink
+        self.mount(editor, before="#notes-footer")
+        self.query("#notes-placeholder").remove()
+
     @property
-    def editor(self) -> TextArea:
-        return self.query_one(TextArea)
+    def editor(self) -> "TextArea":
+        return self.query_one("#notes-text")  # type: ignore[return-value]
 
     def load(self, paper_id: str | None, title: str, text: str, editable: bool) -> None:
         """Show a paper's notes (attributes down); unsaved edits of the previous paper are flushed first."""
@@ -92,8 +103,7 @@ class NotesPane(Pane):
             "read only here; list or open <n> to edit notes" if self.paper_id else _NO_PAPER)
         self.query_one("#notes-footer", Label).update(footer)
 
-    @on(TextArea.Changed)
-    def _changed(self, event: TextArea.Changed) -> None:
+    def on_text_area_changed(self, event: "TextArea.Changed") -> None:
         event.stop()
         if self.paper_id is None or self.editor.read_only or self.editor.text == self._saved:
             return  # load() fired this, or nothing changed
@@ -106,8 +116,10 @@ class NotesPane(Pane):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        if not self.paper_id:
+            return  # no paper's notes are shown (and before the first paint, no editor yet)
         text = self.editor.text
-        if self.paper_id and text != self._saved:
+        if text != self._saved:
             self._saved = text
             self._save(self.paper_id, text)
 
