@@ -292,17 +292,28 @@ def home(tmp_path, library_home):
 def make_desk(tmp_home, arxiv, embedder):
     """make(backend=None, **env) -> a Desk over a fresh library; FakeLLM writes unless `backend` is given
     (these are tests of the Desk's own orchestration). Every Desk made is closed at the end."""
-    from fake_llm import FakeLLM
-    from paperdesk.core.desk.desk import Desk
-    from settings_for import settings_for
+    from desk_helpers import DeskMaker
 
-    desks = []
-
-    def make(backend=None, **env):
-        desk = Desk(settings_for(tmp_home, arxiv.api_url, **env), backend=backend or FakeLLM(), embedder=embedder)
-        desks.append(desk)
-        return desk
-
+    make = DeskMaker(tmp_home, embedder, arxiv.api_url)
     yield make
-    for desk in desks:
-        desk.close()  # a second close does nothing
+    make.close_all()
+
+
+@pytest.fixture(scope="session")
+def citesee_home(tmp_path_factory, embedder, citesee_pdf):
+    """A data dir whose library holds the CiteSee fixture paper, indexed once per session; use a copy."""
+    from library_homes import indexed_home
+
+    return indexed_home(tmp_path_factory, embedder, citesee_pdf, "citesee-base")
+
+
+@pytest.fixture
+def citesee_desk(citesee_home, tmp_path, embedder):
+    """make(backend=None, **env) -> a Desk over this test's copy of `citesee_home` (no arXiv), FakeLLM writing
+    unless `backend` is given, research plans from the rule planner. Every Desk made is closed at the end."""
+    from desk_helpers import DeskMaker
+    from library_homes import copy_home
+
+    make = DeskMaker(copy_home(citesee_home, tmp_path), embedder, rule_plans=True)
+    yield make
+    make.close_all()

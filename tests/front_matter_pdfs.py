@@ -19,9 +19,19 @@ BODY = ("the participants read each paper twice and wrote down every claim they 
         "against its sources before the second session started again")
 
 
+def _new_page(doc: pymupdf.Document) -> pymupdf.Page:
+    return doc.new_page(width=612, height=792)
+
+
+def _place(page: pymupdf.Page, *lines: tuple[float, float, str, float, str]) -> None:
+    """Write each (x, y, text, font size, font name) line where it says."""
+    for x, y, text, size, font in lines:
+        page.insert_text((x, y), text, fontsize=size, fontname=font)
+
+
 def _body_pages(doc: pymupdf.Document, pages: int = 2) -> None:
     for _ in range(pages):
-        page = doc.new_page(width=612, height=792)
+        page = _new_page(doc)
         y = 80.0
         while y < 720:
             page.insert_text((72, y), BODY[:95], fontsize=10, fontname="tiro")
@@ -35,6 +45,16 @@ def _prose(page: pymupdf.Page, y: float, lines: list[str], size: float = 10, x: 
     return y
 
 
+def _introduction_and_save(doc: pymupdf.Document, page: pymupdf.Page, y: float, heading: str, size: float,
+                           font: str, path: Path, metadata: dict | None = None, lead: float = 20) -> Path:
+    """Page 1 ends with the first section's heading at `y` and two body lines `lead` below it; then the body
+    pages; saved to `path`."""
+    page.insert_text((72, y), heading, fontsize=size, fontname=font)
+    _prose(page, y + lead, [BODY[:90], BODY[:90]])
+    _body_pages(doc)
+    return _save(doc, path, metadata)
+
+
 def _save(doc: pymupdf.Document, path: Path, metadata: dict | None = None) -> Path:
     doc.set_metadata({"creationDate": "", "modDate": "", **(metadata or {})})
     doc.save(path)
@@ -44,10 +64,10 @@ def _save(doc: pymupdf.Document, path: Path, metadata: dict | None = None) -> Pa
 def tight_title(path: Path) -> Path:
     """A title over two lines whose glyph boxes overlap (a tall bold font in a tight leading)."""
     doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
+    page = _new_page(doc)
     page.insert_font(fontname="tb", fontfile=str(SERIF_BOLD))
-    page.insert_text((110, 80), "LongEval: Guidelines for Human Evaluation of", fontsize=15, fontname="tb")
-    page.insert_text((140, 96), "Faithfulness in Long-form Summarization", fontsize=15, fontname="tb")
+    _place(page, (110, 80, "LongEval: Guidelines for Human Evaluation of", 15, "tb"),
+           (140, 96, "Faithfulness in Long-form Summarization", 15, "tb"))
     x = 120.0
     for name, mark in (("Kalpesh Krishna", "a"), ("Erin Bransom", "b"), ("Bailey Kuehl", "b"), ("Mohit Iyyer", "a")):
         page.insert_text((x, 130), name, fontsize=12, fontname="tibo")
@@ -65,11 +85,9 @@ def tight_title(path: Path) -> Path:
 def acm_journal(path: Path) -> Path:
     """An ACM journal's page 1: authors in capitals, an abstract with no heading, an ACM reference block."""
     doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 90), "Paper Plain: Making Medical Research Papers Approachable to", fontsize=14.4,
-                     fontname="hebo")
-    page.insert_text((72, 108), "Healthcare Consumers with Natural Language Processing", fontsize=14.4,
-                     fontname="hebo")
+    page = _new_page(doc)
+    _place(page, (72, 90, "Paper Plain: Making Medical Research Papers Approachable to", 14.4, "hebo"),
+           (72, 108, "Healthcare Consumers with Natural Language Processing", 14.4, "hebo"))
     y = 132.0
     for who, where in (("TAL AUGUST", "University of Washington, USA"),
                        ("LUCY LU WANG", "University of Washington, USA"),
@@ -91,28 +109,21 @@ def acm_journal(path: Path) -> Path:
         "Tal August, Lucy Lu Wang, Jonathan Bragg, Marti A. Hearst, Andrew Head, and Kyle Lo. 2023. Paper Plain:",
         "Making Medical Research Papers Approachable to Healthcare Consumers with Natural Language Processing.",
     ], size=8)
-    page.insert_text((72, y + 20), "1 INTRODUCTION", fontsize=10, fontname="hebo")
-    _prose(page, y + 36, [BODY[:90], BODY[:90]])
-    _body_pages(doc)
-    return _save(doc, path, {"creationDate": "D:20240301090000Z"})
+    return _introduction_and_save(doc, page, y + 20, "1 INTRODUCTION", 10, "hebo", path,
+                                  {"creationDate": "D:20240301090000Z"}, lead=16)
 
 
 def body_font_authors(path: Path) -> Path:
     """Authors in the body font, then an abstract with no heading that names capitalised methods."""
     doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((120, 80), "SciBERT: A Pretrained Language Model for Scientific Text", fontsize=15,
-                     fontname="tibo")
-    page.insert_text((210, 104), "Iz Beltagy, Kyle Lo and Arman Cohan", fontsize=10, fontname="tiro")
-    page.insert_text((170, 117), "Allen Institute for Artificial Intelligence, Seattle, WA, USA", fontsize=10,
-                     fontname="tiro")
+    page = _new_page(doc)
+    _place(page, (120, 80, "SciBERT: A Pretrained Language Model for Scientific Text", 15, "tibo"),
+           (210, 104, "Iz Beltagy, Kyle Lo and Arman Cohan", 10, "tiro"),
+           (170, 117, "Allen Institute for Artificial Intelligence, Seattle, WA, USA", 10, "tiro"))
     _prose(page, 150, [
         "Obtaining large-scale annotated data for tasks in the scientific domain is challenging and expensive.",
         "We release a pretrained language model and evaluate it on sequence tagging with a",
         "Conditional Random Field, Named Entity Recognition,",
         "and on dependency parsing, with datasets from a variety of scientific domains and fields.",
     ])
-    page.insert_text((72, 220), "1 Introduction", fontsize=12, fontname="tibo")
-    _prose(page, 240, [BODY[:90], BODY[:90]])
-    _body_pages(doc)
-    return _save(doc, path)
+    return _introduction_and_save(doc, page, 220, "1 Introduction", 12, "tibo", path)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import io
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from paperdesk.bench.faults_kill import Tally
 from paperdesk.core.config import Settings
@@ -63,6 +64,19 @@ def _setup(settings: Settings, embedder: Any, pdf: Path, kind: str) -> None:
         lib.close()
 
 
+@contextmanager
+def _trial_desk(settings: Settings, embedder: Any, pdf: Path, kind: str) -> Iterator[Any]:
+    """A Desk opened on the data dir put in the trial's state; closed after the trial."""
+    from paperdesk.core.desk.desk import Desk
+
+    _setup(settings, embedder, pdf, kind)
+    desk = Desk(settings, embedder=embedder)
+    try:
+        yield desk
+    finally:
+        desk.close()
+
+
 def _kept(desk: Any) -> tuple:
     view = desk.draft_view()
     papers = sorted(p.id for p in desk.store.list_papers(limit=1000))
@@ -80,20 +94,14 @@ def _problems(before: tuple, after: tuple, asked: bool, what: str) -> tuple[list
 
 def desk_trials(settings: Settings, embedder: Any, pdf: Path, tally: Tally) -> None:
     """The Desk API (what every face drives): message, then no; then, from the same state again, yes."""
-    from paperdesk.core.desk.desk import Desk
-
     for kind, message in TRIALS:
-        _setup(settings, embedder, pdf, kind)
-        desk = Desk(settings, embedder=embedder)
-        try:
+        with _trial_desk(settings, embedder, pdf, kind) as desk:
             before = _kept(desk)
             first = desk.run(message)
             asked = bool(first.confirm) or first.message.startswith(("What", "Which", "Do what")) \
                 or first.message.endswith("nothing ran")  # the guards refused it: nothing to ask about
             no = desk.run("no") if first.confirm else first
             problems, lost = _problems(before, _kept(desk), asked and no.status != "error", f"{kind}/{message!r}")
-        finally:
-            desk.close()
         if first.confirm and not problems:
             problems += _yes_runs_it(settings, embedder, pdf, kind, message)
         tally.record(problems, lost)
@@ -101,11 +109,7 @@ def desk_trials(settings: Settings, embedder: Any, pdf: Path, tally: Tally) -> N
 
 def _yes_runs_it(settings: Settings, embedder: Any, pdf: Path, kind: str, message: str) -> list[str]:
     """A yes runs the decision that was asked about, through the guards like a typed command."""
-    from paperdesk.core.desk.desk import Desk
-
-    _setup(settings, embedder, pdf, kind)
-    desk = Desk(settings, embedder=embedder)
-    try:
+    with _trial_desk(settings, embedder, pdf, kind) as desk:
         desk.run(message)
         pending = desk.talk.pending.decision.command if desk.talk.pending else ""
         yes = desk.run("yes")
@@ -113,32 +117,24 @@ def _yes_runs_it(settings: Settings, embedder: Any, pdf: Path, kind: str, messag
         if not pending or yes.status == "cancelled" or not rows or rows[-1][0] != pending:
             return [f"{kind}/{message!r}: yes did not run {pending or 'anything'} ({yes.message})"]
         return []
-    finally:
-        desk.close()
 
 
 def shell_trials(settings: Settings, embedder: Any, pdf: Path, tally: Tally) -> None:
     """`paperdesk shell < script`: the message, then `no` on the next line."""
-    from paperdesk.core.desk.desk import Desk
     from paperdesk.shell import run_shell
 
     for kind, message in TRIALS:
-        _setup(settings, embedder, pdf, kind)
-        desk = Desk(settings, embedder=embedder)
-        try:
+        with _trial_desk(settings, embedder, pdf, kind) as desk:
             before = _kept(desk)
             out, err = io.StringIO(), io.StringIO()
             run_shell(settings, stdin=io.StringIO(f"{message}\nno\n"), out=out, err=err, desk=desk)
             text = out.getvalue()
             asked = "Say yes to go on" in text or "\n? " in f"\n{text}" or "nothing ran" in err.getvalue()
             tally.record(*_problems(before, _kept(desk), asked, f"{kind}/{message!r}"))
-        finally:
-            desk.close()
 
 
 def tui_trials(settings: Settings, embedder: Any, pdf: Path, tally: Tally) -> None:
     """The TUI's command line: type the message, Enter; the y/n dialog gets n."""
-    from paperdesk.core.desk.desk import Desk
     from paperdesk.tui.app import PaperDeskApp
     from paperdesk.tui.screens.confirm import ConfirmScreen
 
@@ -157,15 +153,12 @@ def tui_trials(settings: Settings, embedder: Any, pdf: Path, tally: Tally) -> No
             return before, _kept(app.desk), asked
 
     for kind, message in TUI_TRIALS:
-        _setup(settings, embedder, pdf, kind)
-        desk = Desk(settings, embedder=embedder)
-        try:
-            before, after, asked = asyncio.run(drive(PaperDeskApp(settings, desk=desk, warm_up=False), message))
-            tally.record(*_problems(before, after, asked, f"{kind}/{message!r}"))
-        except Exception as exc:  # noqa: BLE001 - a trial that breaks is a problem to report, not a crash
-            tally.record([f"{kind}/{message!r}: {type(exc).__name__}: {exc}"])
-        finally:
-            desk.close()
+        with _trial_desk(settings, embedder, pdf, kind) as desk:
+            try:
+                before, after, asked = asyncio.run(drive(PaperDeskApp(settings, desk=desk, warm_up=False), message))
+                tally.record(*_problems(before, after, asked, f"{kind}/{message!r}"))
+            except Exception as exc:  # noqa: BLE001 - a trial that breaks is a problem to report, not a crash
+                tally.record([f"{kind}/{message!r}: {type(exc).__name__}: {exc}"])
 
 
 async def _until(pilot: Any, done: Callable[[], bool], timeout: float = 60.0) -> None:

@@ -8,12 +8,7 @@ import sys
 
 import pytest
 
-from fake_llm import FakeLLM
-from library_homes import copy_home, indexed_home
-from paperdesk.core.desk.desk import Desk
-from paperdesk.core.research import Backends
 from paperdesk.shell import run_shell
-from settings_for import settings_for
 
 pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture paper
 
@@ -24,15 +19,9 @@ EDITORS = {
 }
 
 
-@pytest.fixture(scope="module")
-def base_home(tmp_path_factory, embedder, citesee_pdf):
-    return indexed_home(tmp_path_factory, embedder, citesee_pdf, "plan-editor-base")
-
-
 @pytest.mark.parametrize("behaviour", sorted(EDITORS))
-def test_an_editor_that_removes_the_plan_file_keeps_the_plan(base_home, tmp_path, embedder, monkeypatch, behaviour):
-    desk = Desk(settings_for(copy_home(base_home, tmp_path)), backend=FakeLLM(), embedder=embedder)
-    desk.research_backends = Backends(desk.backend, None)
+def test_an_editor_that_removes_the_plan_file_keeps_the_plan(citesee_desk, tmp_path, monkeypatch, behaviour):
+    desk = citesee_desk()  # the rule planner: a known plan
     try:
         assert desk.run("mode plan").ok and desk.run("research how does CiteSee help readers track citations?").ok
         before = desk.session.plan

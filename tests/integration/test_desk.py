@@ -4,10 +4,10 @@ Real library, embeddings and loopback arXiv; generation from FakeLLM where
 only the orchestration is under test (the real model runs in test_shell_e2e).
 """
 
-import threading
 
 import pytest
 
+from desk_helpers import start_summary
 from fake_llm import FakeLLM
 from paperdesk.core.desk.desk import Desk
 from paperdesk.core.handlers import HANDLERS
@@ -94,11 +94,7 @@ def test_events_and_status(make_desk):
 def test_cancel_mid_generation_keeps_an_interrupted_revision(make_desk):
     llm = FakeLLM(" ".join(["word"] * 400), delay=0.02)
     desk = make_desk(llm)
-    desk.run("find expository writing")
-    box = []
-    worker = threading.Thread(target=lambda: box.append(desk.run("summarize 1")))
-    worker.start()
-    assert llm.started.wait(60)
+    worker, box = start_summary(desk, llm)
     assert desk.cancel()
     worker.join(30)
     outcome = box[0]

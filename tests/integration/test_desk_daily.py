@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from conftest import PAPERS
+from desk_helpers import expect, listed_library
 from paperdesk import shell, shell_outcomes
 from paperdesk.core.library.library import Library
 from paperdesk.core.commands.views import HelpView, NotesView, StatusView
@@ -53,44 +54,35 @@ def test_add_offline_recognises_a_file_named_like_an_arxiv_id_and_abandon_remove
     paper = desk.store.get_paper("2304.02623v1")
     assert paper.arxiv_id == "2304.02623" and paper.version == 1
     assert "Expository Writing" in paper.title  # offline: the title comes from the PDF itself
-    refused = desk.run("add 2302.07302")  # a download needs arXiv
-    assert refused.status == "refused" and "finish the draft summary first" in refused.message
+    expect(desk, "add 2302.07302", "refused", "finish the draft summary first")  # a download needs arXiv
     assert desk.run("abandon").ok and desk.state == "initial"
     assert desk.store.get_paper("2304.02623v1") is None
-    offline = desk.run("add 2302.07302")
-    assert offline.status == "refused" and "add a local PDF file instead" in offline.message
-    bad = desk.run("add https://example.org/paper.pdf")
-    assert bad.status == "error" and "not an arXiv URL" in bad.message and desk.state == "initial"
+    expect(desk, "add 2302.07302", "refused", "add a local PDF file instead")
+    expect(desk, "add https://example.org/paper.pdf", "error", "not an arXiv URL")
+    assert desk.state == "initial"
 
 
 def test_summarize_in_select_view_needs_a_library_paper_without_a_saved_summary(make_desk, library):
-    pid = library.add_pdf(PAPERS / "2304.02623v1.pdf").paper.id
-    desk = make_desk()
-    assert desk.run("list").ok
+    desk, pid = listed_library(make_desk, library, PAPERS / "2304.02623v1.pdf")
     assert desk.run("summarize 1").ok and desk.state == "draft-summary"
     assert desk.run("abandon").ok and desk.store.get_paper(pid) is not None  # abandon keeps a library paper
     assert desk.run("list").ok and desk.run("summarize 1").ok and desk.run("save").ok
     assert desk.run("list").ok
-    again = desk.run("summarize 1")
-    assert again.status == "refused" and "already has a saved summary" in again.message
-    missing = desk.run("summarize 2302.07302")
-    assert missing.status == "error" and "add 2302.07302" in missing.message and desk.state == "select-view"
+    expect(desk, "summarize 1", "refused", "already has a saved summary")
+    expect(desk, "summarize 2302.07302", "error", "add 2302.07302")
+    assert desk.state == "select-view"
 
 
 def test_notes_are_of_the_paper_in_the_reader_and_close_keeps_everything(make_desk, library):
-    first = library.add_pdf(PAPERS / "2304.02623v1.pdf").paper.id
-    desk = make_desk()
-    assert desk.run("list").ok
-    no_paper = desk.run("notes")
-    assert no_paper.status == "error" and "open <n>" in no_paper.message
+    desk, first = listed_library(make_desk, library, PAPERS / "2304.02623v1.pdf")
+    expect(desk, "notes", "error", "open <n>")
     assert desk.run("open 1 2").ok
     noted = desk.run("notes read section 3 again")
     assert isinstance(noted.view, NotesView) and noted.view.paper_id == first
     assert desk.drafts.notes(first) == "read section 3 again"
     assert desk.run("close").ok and desk.state == "initial" and desk.session.results == []
     assert desk.drafts.notes(first) == "read section 3 again" and desk.store.get_paper(first) is not None
-    refused = desk.run("notes")
-    assert refused.status == "refused"
+    expect(desk, "notes", "refused")
 
 
 def test_sync_library_sees_what_another_connection_added_and_removed(make_desk, settings, embedder):

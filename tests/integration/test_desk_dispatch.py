@@ -6,10 +6,10 @@ these tests are about orchestration only (which prompt carries the dialogue, wha
 the real model runs the same free-text session in test_shell_dispatch_e2e.py.
 """
 
-import threading
 
 import pytest
 
+from desk_helpers import start_summary
 from fake_llm import FakeLLM
 from paperdesk.core.dispatch.talk import Understood
 from paperdesk.core.research import Backends, Researcher
@@ -104,11 +104,7 @@ def test_a_message_during_a_summary_interrupts_it_and_improves_the_kept_partial_
     fake = FakeLLM(" ".join(["word"] * 400), delay=0.01)
     desk = make_desk(fake)
     seen = _understood(desk)
-    desk.run("find expository writing")
-    box = []
-    worker = threading.Thread(target=lambda: box.append(desk.run("summarize 1")))
-    worker.start()
-    assert fake.started.wait(30)
+    worker, box = start_summary(desk, fake, timeout=30)
     second = desk.talk.submit("focus on the evaluation")
     worker.join()
     assert box[0].status == "cancelled" and desk.state == "draft-summary"
@@ -124,11 +120,7 @@ def test_a_message_during_a_summary_interrupts_it_and_improves_the_kept_partial_
 def test_a_read_only_message_answers_beside_the_running_work_without_interrupting(make_desk):
     fake = FakeLLM(" ".join(["word"] * 300), delay=0.01)
     desk = make_desk(fake)
-    desk.run("find expository writing")
-    box = []
-    worker = threading.Thread(target=lambda: box.append(desk.run("summarize 1")))
-    worker.start()
-    assert fake.started.wait(30)
+    worker, box = start_summary(desk, fake, timeout=30)
     outcome = desk.talk.submit("ask status")
     assert outcome.ok and outcome.view is not None and outcome.view.state == "draft-summary"
     assert desk.busy  # the summary still runs

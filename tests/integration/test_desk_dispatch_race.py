@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from desk_helpers import run_in_background, wait_until
 from fake_llm import FakeLLM
 from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
@@ -60,15 +61,13 @@ def test_a_message_racing_a_finishing_answer_runs_exactly_once_and_loses_nothing
         desk.subscribe(lambda e: understood.append(e) if isinstance(e, Understood) else None)
         desk.subscribe(lambda e: started.append(e.command) if isinstance(e, CommandStarted) else None)
         fake.hold = hold
-        box = []
-        worker = threading.Thread(target=lambda: box.append(desk.run("sem-search how do readers track citations")))
-        worker.start()
+        worker, box = run_in_background(desk, "sem-search how do readers track citations")
         assert fake.held.wait(60)
         message = []
         sender = threading.Thread(target=lambda: message.append(desk.talk.submit("make it shorter")))
         sender.start()
         # the message is decided (and the running answer told to stop) while the generation is held
-        assert _wait_for(lambda: bool(understood))
+        assert wait_until(lambda: bool(understood))
         fake.release.set()
         worker.join(60)
         sender.join(60)
@@ -88,14 +87,3 @@ def test_a_message_racing_a_finishing_answer_runs_exactly_once_and_loses_nothing
     finally:
         fake.release.set()
         desk.close()
-
-
-def _wait_for(predicate, seconds=30.0):
-    import time
-
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return False

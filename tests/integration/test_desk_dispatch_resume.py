@@ -4,11 +4,10 @@ Real library, embeddings and loopback arXiv; generation from FakeLLM because thi
 (which command the message becomes, which prompts of the resumed run carry the message).
 """
 
-import threading
-import time
 
 import pytest
 
+from desk_helpers import run_in_background, wait_until
 from fake_llm import FakeLLM
 from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
@@ -28,26 +27,15 @@ def desk(tmp_home, arxiv, embedder):
     d.close()
 
 
-def _wait(predicate, seconds=60.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return False
-
-
 def _start_research(desk):
     assert desk.run("find expository writing").ok
     assert desk.run("summarize 1").ok and desk.run("save").ok  # one paper in the library to research
     desk.fake.delay = 0.01  # slow tokens, so the message lands inside a research step
-    box = []
-    worker = threading.Thread(target=lambda: box.append(desk.run("research how is expository writing supported")))
-    worker.start()
+    worker, box = run_in_background(desk, "research how is expository writing supported")
     # the run is recorded (resumable) and a step's model call is streaming
-    assert _wait(lambda: bool(tracker(desk).unfinished()))
+    assert wait_until(lambda: bool(tracker(desk).unfinished()), 60.0, step=0.01)
     n = len(desk.fake.requests)
-    assert _wait(lambda: len(desk.fake.requests) > n)
+    assert wait_until(lambda: len(desk.fake.requests) > n, 60.0, step=0.01)
     return worker, box
 
 

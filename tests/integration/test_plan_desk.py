@@ -16,37 +16,13 @@ import pytest
 
 from fake_llm import FakeLLM
 from paperdesk.core.desk.desk import Desk
-from paperdesk.core.research import Backends
 from paperdesk.core.research.plan import COMPLETED, Plan
 from paperdesk.core.commands.views import AgentActed, PlanUpdated, PlanView, ProgressUpdated
 from paperdesk.shell import run_shell
-from library_homes import copy_home, indexed_home
-from settings_for import settings_for
 
 pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture paper
 
 QUESTION = "research how does CiteSee help readers track citations?"
-
-
-@pytest.fixture(scope="module")
-def base_home(tmp_path_factory, embedder, citesee_pdf):
-    return indexed_home(tmp_path_factory, embedder, citesee_pdf, "plan-base")
-
-
-@pytest.fixture
-def open_desk(base_home, tmp_path, embedder):
-    home = copy_home(base_home, tmp_path)
-    desks = []
-
-    def make(writer=None, **env) -> Desk:
-        desk = Desk(settings_for(home, **env), backend=writer or FakeLLM(), embedder=embedder)
-        desk.research_backends = Backends(writer or desk.backend, None)  # rules plan: no planner model here
-        desks.append(desk)
-        return desk
-
-    yield make
-    for desk in desks:
-        desk.close()
 
 
 def shell(desk: Desk, script: str, keep_going: bool = False) -> tuple[int, str, str]:
@@ -55,8 +31,8 @@ def shell(desk: Desk, script: str, keep_going: bool = False) -> tuple[int, str, 
     return code, out.getvalue(), err.getvalue()
 
 
-def test_plan_mode_research_revise_reject_drop_build_save(open_desk):
-    desk = open_desk()
+def test_plan_mode_research_revise_reject_drop_build_save(citesee_desk):
+    desk = citesee_desk()
     streamed: list[PlanView] = []
     desk.subscribe(lambda e: streamed.append(e.view) if isinstance(e, PlanUpdated) else None)
     code, out, err = shell(desk, f"mode plan\n{QUESTION}\nrevise also list the datasets used\nstatus\n")
@@ -84,8 +60,8 @@ def test_plan_mode_research_revise_reject_drop_build_save(open_desk):
     assert view.count("✓") == len(before["steps"])  # every step of the built plan COMPLETED
 
 
-def test_bad_edits_are_refused_with_the_reason_and_change_nothing(open_desk):
-    desk = open_desk()
+def test_bad_edits_are_refused_with_the_reason_and_change_nothing(citesee_desk):
+    desk = citesee_desk()
     assert desk.run("mode plan").ok and desk.run(QUESTION).ok
     plan = dict(desk.session.plan)
     cases = {
@@ -112,8 +88,8 @@ def test_bad_edits_are_refused_with_the_reason_and_change_nothing(open_desk):
     desk._refresh_plan()
 
 
-def test_plan_edit_in_the_editor_valid_and_invalid(open_desk, tmp_path, monkeypatch):
-    desk = open_desk()
+def test_plan_edit_in_the_editor_valid_and_invalid(citesee_desk, tmp_path, monkeypatch):
+    desk = citesee_desk()
     assert desk.run("mode plan").ok and desk.run(QUESTION).ok
     editor = tmp_path / "editor.py"
     editor.write_text("import sys, re\np = sys.argv[1]\nt = open(p).read()\n"
@@ -132,12 +108,12 @@ def test_plan_edit_in_the_editor_valid_and_invalid(open_desk, tmp_path, monkeypa
     assert desk.session.plan == before  # the invalid edit changed nothing
 
 
-def test_plan_and_mode_persist_and_research_resume_reopens_an_unbuilt_plan(open_desk, base_home):
-    desk = open_desk()
+def test_plan_and_mode_persist_and_research_resume_reopens_an_unbuilt_plan(citesee_desk):
+    desk = citesee_desk()
     assert desk.run("mode plan").ok and desk.run(QUESTION).ok and desk.run("revise also list the datasets").ok
     plan, pending = desk.session.plan, desk.session.plan_pending
     desk.close()
-    again = open_desk()  # a new process: state, mode, plan and the pending revision are back
+    again = citesee_desk()  # a new process: state, mode, plan and the pending revision are back
     assert again.state == "draft-plan" and again.session.mode == "plan"
     assert again.session.plan == plan and again.session.plan_pending == pending
     assert again.workflow.refusal("accept") is None and again.workflow.refusal("build") is not None
@@ -149,8 +125,8 @@ def test_plan_and_mode_persist_and_research_resume_reopens_an_unbuilt_plan(open_
     assert "nothing to resume" in again.run("research --resume").message
 
 
-def test_agent_mode_opens_the_most_cited_page_and_reader_mode_only_cites(open_desk):
-    desk = open_desk()
+def test_agent_mode_opens_the_most_cited_page_and_reader_mode_only_cites(citesee_desk):
+    desk = citesee_desk()
     events = []
     desk.subscribe(events.append)
     outcome = desk.run(QUESTION)  # the default mode is agent
@@ -172,8 +148,8 @@ def test_agent_mode_opens_the_most_cited_page_and_reader_mode_only_cites(open_de
     assert not [e for e in events if isinstance(e, AgentActed)]  # reader mode: citations only
 
 
-def test_build_offline_is_refused_while_a_step_needs_the_network(open_desk):
-    desk = open_desk(offline="false")
+def test_build_offline_is_refused_while_a_step_needs_the_network(citesee_desk):
+    desk = citesee_desk(offline="false")
     assert desk.run("mode plan").ok and desk.run(QUESTION).ok
     assert desk.run("step add arxiv_search citation tools").ok
     desk.context.forced_offline = "started with --offline"
@@ -184,9 +160,9 @@ def test_build_offline_is_refused_while_a_step_needs_the_network(open_desk):
     assert desk.run("step drop 3").ok and desk.workflow.refusal("build") is None
 
 
-def test_cancel_mid_build_keeps_the_run_and_resume_does_not_redo_steps(open_desk):
+def test_cancel_mid_build_keeps_the_run_and_resume_does_not_redo_steps(citesee_desk):
     writer = FakeLLM(delay=0.05)
-    desk = open_desk(writer=writer)
+    desk = citesee_desk(writer)
     assert desk.run("mode plan").ok and desk.run(QUESTION).ok
     threading.Thread(target=lambda: (writer.started.wait(30), desk.cancel()), daemon=True).start()
     outcome = desk.run("build")
@@ -204,8 +180,8 @@ def test_cancel_mid_build_keeps_the_run_and_resume_does_not_redo_steps(open_desk
     assert Plan.from_json(desk.session.plan).query == run.query
 
 
-def test_mode_is_validated_and_printed_by_status(open_desk):
-    desk = open_desk()
+def test_mode_is_validated_and_printed_by_status(citesee_desk):
+    desk = citesee_desk()
     assert "unknown mode 'fast'" in desk.run("mode fast").message
     assert desk.status().lines()[-3:-1] == ["mode: agent", "network: online"]
     assert desk.run("mode reader").ok and "mode: reader" in desk.status().lines()

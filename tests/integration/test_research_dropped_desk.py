@@ -7,22 +7,14 @@ rule planner: this is about which counts reach the user, not prose.
 
 import pytest
 
-from fake_llm import FakeLLM
-from library_homes import copy_home, indexed_home
-from paperdesk.core.desk.desk import Desk
-from paperdesk.core.research import Backends
 from paperdesk.core.research.plan import Plan
-from settings_for import settings_for
 
 pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture paper
 QUESTION = "research which datasets does CiteSee use, and how are the citations shown?"
 
 
-def test_the_status_and_the_report_list_the_dropped_sub_questions_with_one_count(tmp_path, tmp_path_factory,
-                                                                                  embedder, citesee_pdf):
-    home = copy_home(indexed_home(tmp_path_factory, embedder, citesee_pdf, "dropped-base"), tmp_path)
-    desk = Desk(settings_for(home, PAPERDESK_RESEARCH_MAX_STEPS="2"), backend=FakeLLM(), embedder=embedder)
-    desk.research_backends = Backends(desk.backend, None)  # rules plan; FakeLLM's reply is no choice: loop done
+def test_the_status_and_the_report_list_the_dropped_sub_questions_with_one_count(citesee_desk):
+    desk = citesee_desk(PAPERDESK_RESEARCH_MAX_STEPS="2")  # rules plan; FakeLLM's reply is no choice: loop done
     try:
         outcome = desk.run(QUESTION)
         assert outcome.ok, outcome.message

@@ -11,12 +11,9 @@ from __future__ import annotations
 import pytest
 
 from fake_llm import FakeLLM
-from paperdesk.core.desk.desk import Desk
 from paperdesk.core.research import Backends
 from paperdesk.core.research.rules import rule_plan
 from paperdesk.core.commands.views import GenerationStarted, PlanUpdated, ProgressUpdated, TokenStreamed
-from library_homes import copy_home, indexed_home
-from settings_for import settings_for
 
 pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture paper
 
@@ -24,18 +21,9 @@ pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture pa
 QUESTION = "What does CiteSee highlight, and how do readers keep track of citations?"
 
 
-@pytest.fixture(scope="module")
-def base_home(tmp_path_factory, embedder, citesee_pdf):
-    return indexed_home(tmp_path_factory, embedder, citesee_pdf, "stream-base")
-
-
 @pytest.fixture
-def desk(base_home, tmp_path, embedder):
-    home = copy_home(base_home, tmp_path)
-    made = Desk(settings_for(home), backend=FakeLLM(), embedder=embedder)
-    made.research_backends = Backends(made.backend, None)  # rules plan: the steps are known
-    yield made
-    made.close()
+def desk(citesee_desk):
+    return citesee_desk()  # rules plan: the steps are known
 
 
 def test_plan_has_two_answer_steps():

@@ -18,6 +18,13 @@ pytestmark = pytest.mark.slow
 WAIT = 900.0  # seconds a model step may take on a loaded machine before the test gives up (not a timing assert)
 
 
+async def _list_one_paper(pilot) -> None:
+    """Once the Desk is open: the Expository Writing paper in the library, listed."""
+    await settle(pilot)
+    pilot.app.desk.library.add_pdf(PAPERS / "2304.02623v1.pdf")
+    await type_commands(pilot, "list")
+
+
 def _record_activity(app) -> list[str]:
     seen: list[str] = []
     original = app.status_bar.set_activity
@@ -34,10 +41,8 @@ async def test_discuss_streams_into_the_pane_and_the_memory_screen_opens_a_cited
     app = workbench()
     messages = []
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
-        await settle(pilot)
-        app.desk.library.add_pdf(PAPERS / "2304.02623v1.pdf")
+        await _list_one_paper(pilot)
         activity = _record_activity(app)
-        await type_commands(pilot, "list")
         await pilot.press(*"discuss 1 --turns 2 --every 1", "enter")
         await settle(pilot, timeout=WAIT)
         outcome = desk_events(messages, CommandFinished)[-1].outcome
@@ -81,9 +86,7 @@ async def test_esc_interrupts_and_the_next_start_resumes_from_the_last_finished_
     app = workbench()
     messages = []
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
-        await settle(pilot)
-        app.desk.library.add_pdf(PAPERS / "2304.02623v1.pdf")
-        await type_commands(pilot, "list")
+        await _list_one_paper(pilot)
         await pilot.press(*"discuss 1 --turns 3 --every 3", "enter")
         pane = app.main.query_one(DiscussionPane)
         await settle(pilot, until=lambda: pane.turn >= 2, timeout=WAIT)  # turn 1 is stored once turn 2 is asked

@@ -48,8 +48,7 @@ async def test_a_confident_message_runs_at_once_and_commands_still_complete(work
     app = workbench(model=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await _listed(pilot)
-        await pilot.press(*"open the second one", "enter")
-        await settle(pilot)
+        await type_commands(pilot, "open the second one")
         assert app.talk.awaiting is None and app.desk.session.reader is not None
         app.command_line.input.value = ""
         await pilot.press(*"fin")

@@ -11,11 +11,11 @@ import pytest
 from textual.widgets import Markdown, TabbedContent
 
 from paperdesk.core.desk.desk import Desk
-from paperdesk.core.commands.session import DraftRef, ResultItem, Session
 from paperdesk.tui.app import PaperDeskApp
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.panes.results import ResultsPane
+from desk_helpers import cited_source, save_answer
 from settings_for import NO_MODEL, settings_for
 from tui_helpers import settle, type_commands
 
@@ -36,17 +36,10 @@ def answer_with_citations(home, api_url, embedder):
     """A sem-search answer whose [1] and [2] cite single-page chunks of CiteSee; returns those sources."""
     desk = Desk(settings_for(home, api_url, **NO_MODEL), embedder=embedder)
     chunks = [c for c in desk.store.chunks_of(CITESEE) if c.page_start == c.page_end and c.page_start > 1]
-    sources = []
-    for n, chunk in enumerate((chunks[0], chunks[-1]), start=1):
-        sources.append({"n": n, "paper_id": CITESEE, "title": "CiteSee", "page": chunk.page_start,
-                        "chunk_id": chunk.id, "quote": " ".join(chunk.text.split()[5:30]), "cited": True})
-    draft_id = desk.drafts.new_draft("answer", "how do readers track citations")
-    desk.drafts.add_draft_revision(draft_id, "Readers lose track of citations [1]. CiteSee marks them [2].", sources)
-    paper = desk.store.get_paper(CITESEE)
-    session = Session(results=[ResultItem.from_paper(paper, "pp. 2")], results_kind="sem-search",
-                      results_query="how do readers track citations",
-                      draft=DraftRef("answer", draft_id=draft_id, query="how do readers track citations"))
-    desk.drafts.save_session(session.to_json("draft-sem-search"))
+    sources = [cited_source(n, CITESEE, "CiteSee", chunk, " ".join(chunk.text.split()[5:30]))
+               for n, chunk in enumerate((chunks[0], chunks[-1]), start=1)]
+    save_answer(desk, CITESEE, "how do readers track citations",
+                "Readers lose track of citations [1]. CiteSee marks them [2].", sources, "pp. 2")
     desk.close()
     return sources
 

@@ -138,9 +138,7 @@ async def test_notes_are_saved_as_you_type(workbench):
 async def test_refusals_show_inline_and_disabled_actions_are_dimmed(workbench):
     app = workbench(model=False)
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await pilot.press(*"improve more detail", "enter")
-        await settle(pilot)
+        await type_commands(pilot, "improve more detail")  # a refused command, typed at the command line
         message = app.main.query_one("#command-message")
         assert message.has_class("error")
         assert "improve is not available in initial: summarize a paper first" in str(message.render())

@@ -8,8 +8,8 @@ no cursor blink. Regenerate only after looking at the diff: pytest tests/snapsho
 import pytest
 
 from paperdesk.core.desk.desk import Desk
-from paperdesk.core.commands.session import DraftRef, ResultItem, Session
 from paperdesk.tui.panes.reader import ReaderPane
+from desk_helpers import cited_source, save_answer
 from tui_helpers import settle, type_commands, typed, snapshot_app as app_for, snapshot_settings as settings_for
 
 pytestmark = pytest.mark.slow
@@ -25,15 +25,9 @@ def library_home(library_of):
 def _answer(home, api_url, embedder):
     desk = Desk(settings_for(home, api_url), embedder=embedder)
     chunk = next(c for c in desk.store.chunks_of(CITESEE) if c.page_start == c.page_end == 4)
-    sources = [{"n": 1, "paper_id": CITESEE, "title": "CiteSee", "page": 4, "chunk_id": chunk.id,
-                "quote": " ".join(chunk.text.split()[:24]), "cited": True}]
-    draft_id = desk.drafts.new_draft("answer", "how does CiteSee mark citations")
-    desk.drafts.add_draft_revision(draft_id, "CiteSee marks citations the reader has already seen [1].", sources)
-    paper = desk.store.get_paper(CITESEE)
-    session = Session(results=[ResultItem.from_paper(paper, "p. 4")], results_kind="sem-search",
-                      results_query="how does CiteSee mark citations",
-                      draft=DraftRef("answer", draft_id=draft_id, query="how does CiteSee mark citations"))
-    desk.drafts.save_session(session.to_json("draft-sem-search"))
+    sources = [cited_source(1, CITESEE, "CiteSee", chunk, " ".join(chunk.text.split()[:24]))]
+    save_answer(desk, CITESEE, "how does CiteSee mark citations",
+                "CiteSee marks citations the reader has already seen [1].", sources, "p. 4")
     desk.close()
 
 

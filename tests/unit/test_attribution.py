@@ -1,9 +1,5 @@
 """Grounding generated text: citation checks, attribution, loop and copy removal, extraction."""
 
-import re
-
-import numpy as np
-
 from paperdesk.core.agents.attribution import (
     drop_copied,
     extract,
@@ -13,19 +9,9 @@ from paperdesk.core.agents.attribution import (
     trim_loops,
     usable,
 )
+from toy_encoders import BagOfWords
 
-VOCAB = {}
-
-
-def bag_of_words(texts):
-    """A deterministic stand-in encoder for these logic tests: unit-length word-count vectors."""
-    rows = []
-    for text in texts:
-        vec = np.zeros(256, dtype=np.float32)
-        for word in re.findall(r"[a-z]{3,}", text.lower()):
-            vec[VOCAB.setdefault(word, len(VOCAB) % 256)] += 1
-        rows.append(vec / (np.linalg.norm(vec) or 1))
-    return np.stack(rows)
+bag_of_words = BagOfWords(256)  # a deterministic stand-in encoder for these logic tests
 
 
 PASSAGES = ["readers lose track of citations they have already seen across papers",

@@ -16,21 +16,30 @@ from tests.fake_llm import FakeLLM
 EXEMPLARS = [("shorter", "improve"), ("shorter please", "improve"), ("note", "notes"), ("note please", "notes")]
 
 
-class ToyEncoder:
-    """"shorter" -> e0, "note" -> e1, anything else halfway between: an exact tie."""
+class TwoWordEncoder:
+    """`first` -> e0, `second` -> e1, any other text the unit vector along `between` in that plane."""
+
+    def __init__(self, first: str, second: str, between: tuple[float, float]) -> None:
+        self.first, self.second, self.between = first, second, between
 
     def encode(self, texts):
         out = []
         for text in texts:
             v = np.zeros(4, dtype=np.float32)
-            if "shorter" in text:
+            if self.first in text:
                 v[0] = 1
-            elif "note" in text:
+            elif self.second in text:
                 v[1] = 1
             else:
-                v[0] = v[1] = 2 ** -0.5
+                v[0], v[1] = self.between
+                v /= np.linalg.norm(v)
             out.append(v)
         return np.stack(out)
+
+
+def ToyEncoder() -> TwoWordEncoder:
+    """"shorter" -> e0, "note" -> e1, anything else halfway between: an exact tie."""
+    return TwoWordEncoder("shorter", "note", (1.0, 1.0))
 
 
 def draft() -> DispatchContext:
@@ -67,22 +76,9 @@ def test_a_pick_outside_the_candidates_is_ignored():
     assert d.stage != "model" and d.command != "abandon"
 
 
-class VagueEncoder:
+def VagueEncoder() -> TwoWordEncoder:
     """"undo" -> e0, "something" -> e1, anything else a hair nearer "something" (vague) than "undo"."""
-
-    def encode(self, texts):
-        out = []
-        for text in texts:
-            v = np.zeros(4, dtype=np.float32)
-            if "undo" in text:
-                v[0] = 1
-            elif "something" in text:
-                v[1] = 1
-            else:
-                v[0], v[1] = 0.70, 0.714
-                v /= np.linalg.norm(v)
-            out.append(v)
-        return np.stack(out)
+    return TwoWordEncoder("undo", "something", (0.70, 0.714))
 
 
 def test_the_model_never_turns_a_vague_message_into_a_command():

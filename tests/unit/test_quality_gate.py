@@ -1,12 +1,8 @@
 """The quality gate, page grounding and extractive fallback, on the degenerate texts seen in use.
 
-The encoder here is a deterministic bag-of-words stand-in (as in test_attribution.py):
+The encoder here is a deterministic bag-of-words stand-in (tests/toy_encoders.py):
 these tests are about the gate's logic, not about the embedding model.
 """
-
-import re
-
-import numpy as np
 
 from paperdesk.core.agents import extractive, quality
 from paperdesk.core.agents.attribution import ground
@@ -14,19 +10,9 @@ from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.page_grounding import PageGrounder
 from paperdesk.core.agents.section_gate import RETRY, GroundingStats, gated_section
 from paperdesk.core.db.store import Chunk
+from toy_encoders import BagOfWords
 
-VOCAB: dict[str, int] = {}
-
-
-def bag_of_words(texts):
-    rows = []
-    for text in texts:
-        vec = np.zeros(512, dtype=np.float32)
-        for word in re.findall(r"[a-z]{3,}", text.lower()):
-            vec[VOCAB.setdefault(word, len(VOCAB) % 512)] += 1
-        rows.append(vec / (np.linalg.norm(vec) or 1))
-    return np.stack(rows)
-
+bag_of_words = BagOfWords(512)
 
 ENUMERATION = ("I. Human Evaluation of Faithfulness in Long-form Summaries II. Human Evaluation of Faithfulness in "
                "Long-form Summaries III. Human Evaluation of Faithfulness in Long-form Summaries IV. Human "
