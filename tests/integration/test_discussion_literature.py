@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PAPERS
+from library_helpers import library_fixture
 from fake_llm import FakeLLM
 from paperdesk.core.discussion.observer import Observer
 from paperdesk.core.discussion.outline import build_outline
@@ -24,16 +24,7 @@ SAID = ("One survey study estimated that inline citations accounted for around o
         "discoveries during research")
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory, embedder):
-    from paperdesk.core.config import load_settings
-    from paperdesk.core.library.library import Library
-
-    home = tmp_path_factory.mktemp("literature-home")
-    lib = Library(load_settings(environ={"PAPERDESK_HOME": str(home)}, path=home / "absent.toml"), embedder=embedder)
-    lib.add_pdf(PAPERS / "2302.07302v1.pdf")
-    yield lib
-    lib.close()
+library = library_fixture("2302.07302v1.pdf")
 
 
 def test_a_supported_answer_lists_the_works_its_passage_cites_there(library):

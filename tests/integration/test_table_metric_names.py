@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PAPERS
+from library_helpers import library_fixture
 from paperdesk.core.text.metric_names import expand, metric_line
 
 pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture paper
@@ -17,16 +17,7 @@ pytestmark = pytest.mark.slow  # the real embedding model indexes the fixture pa
 ROUGE_TABLES = {"Table 3", "Table 4", "Table 5", "Table 9"}
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory, embedder):
-    from paperdesk.core.config import load_settings
-    from paperdesk.core.library.library import Library
-
-    home = tmp_path_factory.mktemp("metric-home")
-    lib = Library(load_settings(environ={"PAPERDESK_HOME": str(home)}, path=home / "absent.toml"), embedder=embedder)
-    lib.add_pdf(PAPERS / "2206.10883v3.pdf")
-    yield lib
-    lib.close()
+library = library_fixture("2206.10883v3.pdf")
 
 
 def test_the_stored_table_chunk_names_its_metrics(library):
