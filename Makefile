@@ -4,9 +4,10 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
-# Two workers, each test file on one worker (a file's shared library, model and snapshots stay together):
-# the suite waits on subprocesses, servers and screens as much as on the CPU, so two cores run it faster.
-PYTEST_ARGS ?= -n 2 --dist loadfile
+# Three workers, each test file on one worker (a file's shared library, model and snapshots stay together):
+# the suite waits on subprocesses, servers and screens too, and a third worker keeps both cores busy
+# (13 minutes against 15 with two, on 2 cores). Each test process gives llama.cpp one thread (tests/conftest.py).
+PYTEST_ARGS ?= -n 3 --dist loadfile
 
 .PHONY: run test bench clean-venv
 

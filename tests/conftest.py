@@ -317,3 +317,32 @@ def citesee_desk(citesee_home, tmp_path, embedder):
     make = DeskMaker(copy_home(citesee_home, tmp_path), embedder, rule_plans=True)
     yield make
     make.close_all()
+
+
+# --- order: the longest test files start first --------------------------------------------------
+# Workers take whole files in collection order (`--dist loadfile`); a long file that starts last
+# runs alone at the end while the other workers wait. These files take 20 s or more each (`--durations`),
+# so they go first and the short ones fill in around them.
+LONG_FILES = (
+    "pilot/test_workbench_flows.py", "integration/test_shell_e2e.py", "integration/test_summary_grounding.py",
+    "integration/test_summarizer.py", "integration/test_desk_table.py", "faults/test_full_disk_tui.py",
+    "pilot/test_workbench_safety.py", "faults/test_library_safety.py", "pilot/test_daily_library.py",
+    "faults/test_fault_suite.py", "pilot/test_plan_pane.py", "pilot/test_discussion_pane.py",
+    "integration/test_shell_dispatch_e2e.py", "pilot/test_daily_keys.py", "pilot/test_typing_at_full_speed.py",
+    "faults/test_free_text_asks_first.py", "pilot/test_reader_citations.py", "integration/test_desk.py",
+    "pilot/test_plan_arxiv_offers.py", "snapshots/test_screens.py", "integration/test_desk_dispatch.py",
+    "pilot/test_dispatch.py", "faults/test_defects.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+
+    def key(item):
+        path = item.path.as_posix()
+        for name, i in rank.items():
+            if path.endswith("tests/" + name):
+                return i
+        return len(rank)
+
+    items.sort(key=key)  # stable: within a file, and among the other files, the order stays as collected
