@@ -118,6 +118,18 @@ def test_the_streamed_text_is_the_checked_text(beyond):
     assert gate.leaks == 1
 
 
+def test_a_sentence_cut_off_on_a_joining_word_is_not_shown_even_when_the_model_stopped_there(beyond):
+    """A section's last line "... images, tables, and" (the model broke the line, then stopped) is no sentence."""
+    streamed: list[str] = []
+    gate = SentenceGate(beyond, streamed.append)
+    gate.feed("The authors argue that AI support for expository writing is understudied [p. 4].\n"
+              "Expository writing combines summaries of source documents with new insights and [p. 5]\n"
+              "Expository writing combines summaries of source documents with")
+    text = gate.finish(complete=True)
+    assert "The authors argue" in text
+    assert "insights and" not in text and "documents with" not in text and "".join(streamed) == text
+
+
 def test_a_sentence_that_splits_once_its_marker_is_lifted_is_counted_as_the_text_reads(beyond):
     """"A.[p. 1] B." is one piece to the stream but two sentences in the text: each is checked and cited."""
     from paperdesk.core.agents import quality

@@ -21,6 +21,10 @@ from paperdesk.core.cancel import CancelToken
 
 LOOPS_TO_STOP = 2
 _BULLET = re.compile(r"^\s*(?:[-•*]|\d{1,2}[.)])\s+")
+# a sentence that ends on a comma or a joining word was cut off (the model stopped, or broke the line there)
+_UNFINISHED = re.compile(r"(?:[,;:(–-]|\b(?:and|or|but|nor|the|a|an|of|to|in|on|for|with|by|from|as|at|that|"
+                         r"which|including|such as|like|than|between|into|via))\s*$", re.I)
+_MARKERS = re.compile(r"\s*\[[^\]]*\]\s*")
 
 
 class StopToken(CancelToken):
@@ -98,7 +102,7 @@ class SentenceGate:
         bullet = _BULLET.match(piece)
         body = piece[bullet.end():] if bullet else piece.strip()
         body = debris(body)
-        if not quality.words(body):
+        if not quality.words(body) or _UNFINISHED.search(_MARKERS.sub(" ", body).rstrip(" .")):
             return
         if quality._LEAK.search(body) or (self._after_leak and body.endswith("?")):
             self.leaks += 1
