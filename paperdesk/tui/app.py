@@ -96,7 +96,7 @@ class PaperDeskApp(LineEntry, StartUp, WorkbenchActions, KeyboardRouting, Readin
             with TabbedContent(id="right", initial="tab-draft"):
                 with TabPane("Draft · F3", id="tab-draft"):
                     yield DraftPane(id="draft")
-                # The hidden tabs' panes are mounted right after the first paint (StartUp.mount_hidden_panes).
+                # The hidden tabs' panes are mounted right after the first paint (StartUp.mount_after_paint).
                 yield TabPane("Reader · F5", id="tab-reader")
                 yield TabPane("Reports · F6", id="tab-reports")
                 yield TabPane("Plan · F7", id="tab-plan")

@@ -38,7 +38,7 @@ class StartUp:
     def _painted(self: "PaperDeskApp") -> None:
         """The first screen is up; only now start the heavy imports (they would compete for the GIL)."""
         startup_probe.mark("first_paint")
-        self.mount_hidden_panes()
+        self.mount_after_paint()
         if self._warm_up and self._given_desk is None:
             # The models load while the library opens (core/desk/preload.py): llama.cpp and ONNX Runtime load
             # outside the GIL, so "models ready" comes close to the slowest load, not the sum of everything.
@@ -49,8 +49,8 @@ class StartUp:
         else:
             self.open_desk()
 
-    def mount_hidden_panes(self: "PaperDeskApp") -> None:
-        """The Reader, Reports, Plan and Discussion tabs get their panes once the first screen is up,
+    def mount_after_paint(self: "PaperDeskApp") -> None:
+        """Once the first screen is up: the Reader, Reports, Plan and Discussion tabs get their panes,
         the Draft pane its Markdown body and the Notes pane its editor."""
         from paperdesk.tui.panes.discussion import DiscussionPane
         from paperdesk.tui.panes.draft import DraftPane
