@@ -205,7 +205,9 @@ def test_a_line_typed_during_work_answers_beside_it_or_interrupts_it(shell_env):
     out = live.seen
     assert out.index("> history") < out.index("> the summary should mention") < out.index("[interrupting")
     assert out.count("[summarize: select-new -> draft-summary]") == 1  # the summary was never restarted
-    assert "draft: summary (revision 1, interrupted)" in out
+    # status is answered beside the improve; a short improve may already have stored revision 2 on top of it
+    assert "kept as interrupted" in out
+    assert "draft: summary (revision 1, interrupted)" in out or "draft: summary (revision 2)" in out
 
 
 def test_at_a_terminal_a_message_typed_during_the_summary_interrupts_it(shell_env, library):
