@@ -24,21 +24,34 @@ class FakeLLM:
     def warm_up(self) -> None:
         """Nothing to load."""
 
-    def __init__(self, text: str = DEFAULT_TEXT, delay: float = 0.0) -> None:
+    def __init__(self, text: str = DEFAULT_TEXT, delay: float = 0.0, hold_first_after: int | None = None) -> None:
         self.text = text
         self.delay = delay  # seconds per token, so a test can cancel mid-stream
+        # the first request stops after this many tokens until it is cancelled: an interruption that always
+        # lands at the same point, however slowly the test's keys arrive
+        self.hold_first_after = hold_first_after
         self.requests: list[GenerationRequest] = []
         self.started = threading.Event()  # set when the first token is out
 
     def stream(self, request: GenerationRequest, cancel=None) -> Iterator[tuple[str, str | None]]:
         self.requests.append(request)
         words = self.text.split(" ")[: request.max_tokens]
+        hold = self.hold_first_after if len(self.requests) == 1 else None
         for i, word in enumerate(words):
+            if i == hold:
+                _wait_for(cancel)
             if self.delay:
                 time.sleep(self.delay)
             self.started.set()
             yield (word if i == 0 else " " + word), None
         yield "", "stop"
+
+
+def _wait_for(cancel, timeout: float = 60.0) -> None:
+    """Block until `cancel` is cancelled (the generation's caller checks it on the next piece)."""
+    deadline = time.monotonic() + timeout
+    while not (cancel is not None and cancel.cancelled) and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 class ScriptedFakeLLM(FakeLLM):

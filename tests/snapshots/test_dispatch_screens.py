@@ -18,6 +18,7 @@ from tui_helpers import settle, typed, snapshot_settings as settings_for, SUMMAR
 
 pytestmark = pytest.mark.slow
 SIZE = (120, 36)
+TALL = (120, 46)
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +70,8 @@ def test_a_refusal_is_explained(snap_compare, make_app):
 
 
 def test_a_message_interrupts_a_running_generation(snap_compare, make_app, home):
-    fake = FakeLLM("the evaluation compares three writing tasks with expert readers", delay=0.25)
+    # the first generation holds after its first word until the message interrupts it
+    fake = FakeLLM("the evaluation compares three writing tasks with expert readers", delay=0.02, hold_first_after=1)
 
     def prepare(desk):
         desk.store.add_revision("2304.02623v1", SUMMARY, "draft")
@@ -86,9 +88,11 @@ def test_a_message_interrupts_a_running_generation(snap_compare, make_app, home)
         await settle(pilot, until=lambda: len(pilot.app.desk.store.revisions("2304.02623v1")) == 3
                      and not pilot.app.busy)
         await settle(pilot)
-        await pilot.pause(0.4)  # the stored revision's Markdown mounts its blocks over a few frames (the scrollbar)
+        await pilot.pause(0.4)  # the stored revision's Markdown mounts its blocks over a few frames
 
-    assert snap_compare(app, terminal_size=SIZE, run_before=interrupt)
+    # tall enough that the whole revision fits: the draft's scrollbar is drawn from frames that race the last
+    # stream flush, and the picture is about what was cancelled, kept and run next
+    assert snap_compare(app, terminal_size=TALL, run_before=interrupt)
     statuses = [r.status for r in app.desk.store.revisions("2304.02623v1")]
     assert statuses[1] == "interrupted" and len(statuses) == 3
     ran = [row[0] for row in app.desk.store.history(20)]
