@@ -48,6 +48,11 @@ CASES = [
     ("papermage", 2, "The paper was published in the journal SQuALITY (https://doi.org/10.3748/squality.2021.06).",
      False),
     ("papermage", 2, "papermage is an open-source Python toolkit for processing scientific documents.", True),
+    # a list is a set of claims: the model filled this one with what such toolkits usually handle
+    ("papermage", 1, "The paper's core contributions include the development of a unified toolkit that can handle "
+                     "various types of scientific documents, including images, tables, and figures.", False),
+    ("2206.10883v3", 1, "The summaries serve lawyers, scholars, and the general public.", True),
+    ("2206.10883v3", 1, "The summaries serve lawyers, judges, and journalists.", False),
     ("papermage", 2, "Without it, users must write extensive custom code that strings together pipelines of "
                      "multiple models.", True),
 ]

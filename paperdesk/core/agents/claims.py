@@ -4,7 +4,8 @@ A small model writes sentences that sound right and are close in meaning to
 a page, yet say what the page does not ("The paper is part of the book
 chapter ...", "This is similar to 20 years ago ..."). Embedding similarity
 cannot see that, so a sentence is supported only when, besides being close,
-every number, name, DOI and address it states is in the passage, and most of
+every number, name, DOI and address it states is in the passage, and so is
+each item of a list it gives ("images, tables, and figures"), and most of
 its content words are too. `debris` cleans half-written citation markers
 ("[p [p. 1].]", "[p.", "[pp. ]") the model leaves behind.
 """
@@ -40,6 +41,9 @@ _NOT_NAMES = frozenset(
     "second third then also while although both each as by with from at is are was were be overall moreover "
     "furthermore additionally specifically instead unlike like table figure fig section appendix equation "
     "problem method results limitations i".split())
+# a list of three or more short items: "images, tables, and figures", "BLEU, ROUGE or METEOR"
+_ITEM = r"[A-Za-z][\w'-]*(?: [A-Za-z][\w'-]*){0,2}"
+_LIST = re.compile(rf"{_ITEM}(?:, {_ITEM}){{1,}},? (?:and|or) {_ITEM}")
 _HALF_OPEN = re.compile(r"\[\s*pp?\.?\s*(?:\d+\s*(?:[-–]\s*\d*)?)?\s*$")  # "[p. 3" cut off at the end
 
 
@@ -117,7 +121,24 @@ def unsupported_claims(sentence: str, passage: str, around: str = "") -> list[st
     missing += [f"{n:g}" for n in unsupported_numbers(body, f"{passage} {around}")]
     passage_words = {w.lower() for w in _TOKEN.findall(passage)}
     missing += [n for n in names(body) if not _has_name(n, passage_words, passage_lower)]
+    stems = {_stem(w) for w in passage_words}
+    missing += [item for item in list_items(body) if _stem(item) not in stems and item not in missing]
     return missing
+
+
+def list_items(sentence: str) -> list[str]:
+    """The word that names each item of a list of three or more the sentence gives ("images, tables, and
+    figures" -> images, tables, figures), where it is a content word: a list is a set of claims, and a
+    model fills one with what such papers usually have. An item is named by its last word, the list's last
+    item by its first (what follows it may be the sentence's verb: "notes, and reports are stored")."""
+    heads: list[str] = []
+    for match in _LIST.finditer(CITATION.sub(" ", sentence)):
+        items = [i.split() for i in re.split(r",\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", match.group(0))]
+        for n, words in enumerate(w for w in items if w):
+            head = (words[0] if n == len(items) - 1 else words[-1]).lower().removesuffix("'s")
+            if len(head) >= 4 and head not in _GENERIC and head not in _UNITS:
+                heads.append(head)
+    return heads
 
 
 def supports(sentence: str, passage: str, around: str = "") -> tuple[bool, str]:
