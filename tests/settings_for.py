@@ -8,7 +8,7 @@ from paperdesk.core.config import Settings, load_settings
 
 # generation kept short where a test runs the real model: tests check behaviour, not prose
 SHORT_OUTPUTS = {"PAPERDESK_SUMMARY_SECTION_TOKENS": "16", "PAPERDESK_SUMMARY_MAP_TOKENS": "16",
-                 "PAPERDESK_ANSWER_MAX_TOKENS": "24"}
+                 "PAPERDESK_SUMMARY_EXCERPTS": "3", "PAPERDESK_ANSWER_MAX_TOKENS": "24"}
 # for tests that must never load a model: anything that tries gets a clear "no model file" error
 NO_MODEL = {"PAPERDESK_LLM_MODEL_PATH": "/nonexistent/no-model-in-this-test.gguf"}
 

@@ -87,7 +87,15 @@ def test_cancel_during_a_long_prompt_stops_before_any_token_and_leaves_the_model
     fresh = generate(local_backend, request).text
     token = CancelToken()
     local_backend.llama().reset()
-    threading.Thread(target=lambda: (time.sleep(0.05), token.cancel()), daemon=True).start()
+    llama = local_backend.llama()
+
+    def cancel_after_the_first_batch():  # not after a fixed time: on a loaded machine that can be before it
+        deadline = time.monotonic() + 60
+        while llama.n_tokens == 0 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        token.cancel()
+
+    threading.Thread(target=cancel_after_the_first_batch, daemon=True).start()
     tokens = []
     cancelled = generate(local_backend, request, on_token=tokens.append, cancel=token)
     assert cancelled.cancelled and cancelled.finish_reason == "cancelled" and tokens == []

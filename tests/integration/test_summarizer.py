@@ -14,7 +14,7 @@ pytestmark = pytest.mark.slow
 def test_summary_structure_grounding_and_revision(library, backend):
     paper = library.add_pdf(PAPERS / "2304.02623v1.pdf").paper
     streamed = []
-    summarizer = Summarizer(library.store, backend, section_tokens=40, map_tokens=40)
+    summarizer = Summarizer(library.store, backend, section_tokens=40, map_tokens=40, excerpts=3)
     result = summarizer.summarize(paper.id, on_token=streamed.append)
     assert "".join(streamed).startswith("# ")
     for _key, heading in SECTIONS:
@@ -72,3 +72,24 @@ def test_each_finished_section_is_stored_as_it_ends(library):
     assert headings[2] in stored_at[headings[3]][2] and headings[3] not in stored_at[headings[3]][2]
     assert [(r.revision, r.status) for r in library.store.revisions(paper.id)] == [(1, "draft")]
     assert result.revision.text == result.text
+
+
+def test_the_excerpts_setting_bounds_the_notes_calls(library, tmp_home):
+    """Orchestration only, so FakeLLM (a stand-in, NOT a model): `summary.excerpts` passages are read, one
+    notes call each after the opening one, spread over the paper's sections."""
+    from fake_llm import FakeLLM
+    from paperdesk.core.agents.summarizer import pick_excerpts
+    from paperdesk.core.config import load_settings
+
+    paper = library.add_pdf(PAPERS / "2206.10883v3.pdf").paper
+    chunks = library.store.chunks_of(paper.id)
+    every = pick_excerpts(chunks, limit=64)
+    assert len(every) > 4
+    three = pick_excerpts(chunks, limit=3)
+    assert len(three) == 3 and three[0] == every[0] and three[-1].section != every[1].section
+    fake = FakeLLM()
+    settings = load_settings(environ={"PAPERDESK_HOME": str(tmp_home), "PAPERDESK_SUMMARY_EXCERPTS": "3"},
+                             path=tmp_home / "absent.toml")
+    Summarizer.from_settings(library.store, fake, settings).summarize(paper.id)
+    notes = [r for r in fake.requests if "Key points:" in (r.prompt or "")]
+    assert len(notes) == 2

@@ -21,6 +21,7 @@ def test_summarize_improve_undo_redo(tmp_home, capsys, embedder, monkeypatch):
     # short sections keep the two real-model summaries quick; structure and grounding are what is checked
     monkeypatch.setenv("PAPERDESK_SUMMARY_SECTION_TOKENS", "32")
     monkeypatch.setenv("PAPERDESK_SUMMARY_MAP_TOKENS", "24")
+    monkeypatch.setenv("PAPERDESK_SUMMARY_EXCERPTS", "3")
     first = _json(capsys, "summarize", str(PAPERS / "2304.02623v1.pdf"), "--json")
     assert first["revision"] == 1 and first["status"] == "draft"
     assert all(f"## {heading}" in first["text"] for _, heading in SECTIONS)

@@ -33,7 +33,7 @@ def summaries(tmp_path_factory, embedder, local_backend):
         for pdf in FILES:
             paper = library.add_pdf(pdf).paper
             result = Summarizer(library.store, local_backend, section_tokens=40, map_tokens=30,
-                                embedder=embedder).summarize(paper.id)
+                                embedder=embedder, excerpts=4).summarize(paper.id)
             out[pdf.name] = (result, paper, library.store.chunks_of(paper.id))
             # Shown with -s: the grounding block per paper, as `summarize --json` reports it.
             print(f"\n{pdf.name} grounding: {json.dumps(result.grounding.to_json())}", flush=True)

@@ -60,8 +60,8 @@ class SummaryResult:
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
 
-def pick_excerpts(chunks: list[Chunk]) -> list[Chunk]:
-    """One chunk per body section, in order, at most MAX_EXCERPTS spread over the paper."""
+def pick_excerpts(chunks: list[Chunk], limit: int = MAX_EXCERPTS) -> list[Chunk]:
+    """One chunk per body section, in order, at most `limit` spread over the paper."""
     body = [c for c in chunks if not any(s in c.section.lower() for s in SKIP_SECTIONS)
             and not is_table_section(c.section)] or chunks  # a table's rows are evidence, not a section to excerpt
     firsts: list[Chunk] = []
@@ -70,10 +70,10 @@ def pick_excerpts(chunks: list[Chunk]) -> list[Chunk]:
         if chunk.section not in seen:
             seen.add(chunk.section)
             firsts.append(chunk)
-    if len(firsts) <= MAX_EXCERPTS:
+    if len(firsts) <= limit:
         return firsts
-    step = len(firsts) / MAX_EXCERPTS
-    return [firsts[int(i * step)] for i in range(MAX_EXCERPTS)]
+    step = len(firsts) / limit
+    return [firsts[int(i * step)] for i in range(limit)]
 
 
 def split_sections(markdown: str) -> dict[str, str]:
@@ -92,17 +92,19 @@ def _excerpt(chunk: Chunk) -> str:
 
 class Summarizer:
     def __init__(self, store: Store, backend: Backend, section_tokens: int = 90, map_tokens: int = 80,
-                 embedder: Any = None) -> None:
+                 embedder: Any = None, excerpts: int = MAX_EXCERPTS) -> None:
         self.store = store
         self.backend = backend
         self.section_tokens = section_tokens
         self.map_tokens = map_tokens
+        self.excerpts = excerpts  # passages the notes are taken from: each is one model call
         self._embedder = embedder
 
     @classmethod
     def from_settings(cls, store: Store, backend: Backend, settings: Any, embedder: Any = None) -> "Summarizer":
-        """Output lengths from the summary.* settings."""
-        return cls(store, backend, settings["summary.section_tokens"], settings["summary.map_tokens"], embedder)
+        """Output lengths and the passages read from the summary.* settings."""
+        return cls(store, backend, settings["summary.section_tokens"], settings["summary.map_tokens"], embedder,
+                   settings["summary.excerpts"])
 
     @property
     def embedder(self) -> Any:
@@ -146,7 +148,7 @@ class Summarizer:
         token = cancel or CancelToken()
         timings: dict[str, float] = {}
         start = time.perf_counter()
-        excerpts = pick_excerpts(self.store.chunks_of(paper_id))
+        excerpts = pick_excerpts(self.store.chunks_of(paper_id), self.excerpts)
         supported = {p for c in excerpts for p in range(c.page_start, c.page_end + 1)}
         parts = [f"# {paper.title}\n"]
         emit = on_token or (lambda _t: None)
@@ -245,7 +247,7 @@ class Summarizer:
         parts = [f"# {paper.title}\n"]
         emit(parts[0])
         # The same rules as a fresh summary: grounded in the passages shown and the chunks it was written from.
-        excerpts = pick_excerpts(self.store.chunks_of(paper_id))
+        excerpts = pick_excerpts(self.store.chunks_of(paper_id), self.excerpts)
         grounder = self.grounder(paper_id, list(sources[:3]) + excerpts)
         stats, used = GroundingStats(), set()
         targets = sections_for(feedback, [key for key, _ in SECTIONS])
