@@ -26,13 +26,31 @@ pytestmark = pytest.mark.slow
 SOURCES = ("2304.02623v1.pdf", "papermage.pdf")
 
 
-def _build(settings, embedder) -> dict[str, bytes]:
-    """A library of the two fixture papers; paper id -> PDF bytes."""
+def _ingest(settings, embedder) -> dict[str, bytes]:
+    """A library of the two fixture papers, added one by one; paper id -> PDF bytes."""
     lib = Library(settings, embedder=embedder)
     try:
         return {lib.add_pdf(PAPERS / name).paper.id: (PAPERS / name).read_bytes() for name in SOURCES}
     finally:
         lib.close()
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory, embedder) -> tuple[Path, dict[str, bytes]]:
+    """The two-paper library, ingested once for the module (a library folder can be copied: its paths are
+    relative to it)."""
+    home = tmp_path_factory.mktemp("safety-template") / "home"
+    return home, _ingest(load_settings(environ={"PAPERDESK_HOME": str(home)}, path=home / "absent.toml"), embedder)
+
+
+@pytest.fixture
+def build(template):
+    """build(settings) -> a copy of the two-paper library in settings.home; paper id -> PDF bytes."""
+    def copy(settings) -> dict[str, bytes]:
+        shutil.copytree(template[0], settings.home, symlinks=True, dirs_exist_ok=True)
+        return dict(template[1])
+
+    return copy
 
 
 def _pdfs_everywhere(home: Path) -> set[bytes]:
@@ -48,8 +66,8 @@ def _listed(settings, embedder) -> dict[str, str]:
         lib.close()
 
 
-def test_a_catalogue_moved_aside_leaves_every_pdf_in_lost_and_found(settings, embedder):
-    papers = _build(settings, embedder)
+def test_a_catalogue_moved_aside_leaves_every_pdf_in_lost_and_found(settings, build, embedder):
+    papers = build(settings)
     home = settings.home
     os.replace(home / "library.sqlite", home / "library.sqlite.broken")  # what doctor used to advise
     lib = Library(settings, embedder=embedder)
@@ -62,8 +80,8 @@ def test_a_catalogue_moved_aside_leaves_every_pdf_in_lost_and_found(settings, em
     assert kept == set(papers.values())  # every PDF, byte for byte; none deleted
 
 
-def test_the_cli_says_where_the_pdfs_went(settings, embedder, capsys):
-    _build(settings, embedder)
+def test_the_cli_says_where_the_pdfs_went(settings, build, embedder, capsys):
+    build(settings)
     os.replace(settings.home / "library.sqlite", settings.home / "library.sqlite.broken")
     capsys.readouterr()
     assert main(["list"]) == 0
@@ -72,10 +90,10 @@ def test_the_cli_says_where_the_pdfs_went(settings, embedder, capsys):
 
 
 @pytest.mark.parametrize("damage", ["truncated", "zero-byte"])
-def test_doctor_finds_a_lost_catalogue_and_rebuild_brings_every_paper_back(settings, embedder, capsys, damage):
+def test_doctor_finds_a_lost_catalogue_and_rebuild_brings_every_paper_back(settings, build, embedder, capsys, damage):
     from paperdesk.core.library.health import check_sqlite
 
-    papers = _build(settings, embedder)
+    papers = build(settings)
     db = settings.home / "library.sqlite"
     assert check_sqlite(settings).status == "ok"
     if damage == "truncated":
@@ -99,8 +117,8 @@ def test_doctor_finds_a_lost_catalogue_and_rebuild_brings_every_paper_back(setti
     assert check_sqlite(settings).status == "ok"
 
 
-def test_rebuild_keeps_the_metadata_still_readable(settings, embedder, capsys):
-    papers = _build(settings, embedder)
+def test_rebuild_keeps_the_metadata_still_readable(settings, build, embedder, capsys):
+    papers = build(settings)
     first = sorted(papers)[0]
     db = settings.home / "library.sqlite"
     conn = sqlite3.connect(db, isolation_level=None)
@@ -122,8 +140,8 @@ def test_rebuild_keeps_the_metadata_still_readable(settings, embedder, capsys):
         lib.close()
 
 
-def test_rebuild_on_a_sound_catalogue_only_adds_back_unlisted_pdfs(settings, embedder, capsys):
-    papers = _build(settings, embedder)
+def test_rebuild_on_a_sound_catalogue_only_adds_back_unlisted_pdfs(settings, build, embedder, capsys):
+    papers = build(settings)
     lib = Library(settings, embedder=embedder)
     gone = sorted(papers)[0]
     pdf = Path(lib.get(gone).pdf_path)  # type: ignore[arg-type]
@@ -137,10 +155,10 @@ def test_rebuild_on_a_sound_catalogue_only_adds_back_unlisted_pdfs(settings, emb
     assert _listed(settings, embedder) == papers
 
 
-def test_doctor_reports_a_paper_whose_pdf_is_missing_and_rebuild_puts_it_back(settings, embedder, capsys):
+def test_doctor_reports_a_paper_whose_pdf_is_missing_and_rebuild_puts_it_back(settings, build, embedder, capsys):
     from paperdesk.core.library.health import check_pdfs
 
-    papers = _build(settings, embedder)
+    papers = build(settings)
     assert check_pdfs(settings).status == "ok"
     victim = sorted(papers)[1]
     (settings.home / "lost+found").mkdir()
@@ -164,8 +182,8 @@ def _make_pre_relative(home: Path) -> None:
 
 
 @pytest.mark.parametrize("made", ["now", "before relative paths"])
-def test_removing_in_a_copied_library_keeps_the_originals_pdf(settings, embedder, tmp_path, monkeypatch, made):
-    papers = _build(settings, embedder)
+def test_removing_in_a_copied_library_keeps_the_originals_pdf(settings, build, embedder, tmp_path, monkeypatch, made):
+    papers = build(settings)
     original = settings.home
     if made != "now":
         _make_pre_relative(original)
@@ -180,8 +198,8 @@ def test_removing_in_a_copied_library_keeps_the_originals_pdf(settings, embedder
     assert _listed(load_settings(), embedder) == papers
 
 
-def test_remove_never_deletes_a_file_outside_the_library(settings, embedder, tmp_path):
-    papers = _build(settings, embedder)
+def test_remove_never_deletes_a_file_outside_the_library(settings, build, embedder, tmp_path):
+    papers = build(settings)
     mine = tmp_path / "elsewhere" / "mine.pdf"
     mine.parent.mkdir()
     mine.write_bytes(b"%PDF-1.4 the user's own file")
@@ -203,7 +221,7 @@ def test_library_files_are_private_to_their_owner(settings, embedder):
     old = os.umask(0o022)
     try:
         shutil.rmtree(settings.home)
-        papers = _build(settings, embedder)
+        papers = _ingest(settings, embedder)
         home = settings.home
         assert _mode(home) == 0o700 and _mode(home / "papers") == 0o700 and _mode(home / "index") == 0o700
         assert _mode(home / "library.sqlite") == 0o600
