@@ -79,7 +79,36 @@ def embedder():
 
     model = Embedder()
     model.model()
+    _embed_each_text_once(model)
     return model
+
+
+def _embed_each_text_once(model) -> None:
+    """The session's embedder computes each distinct text once (the same fixture papers are added in many
+    tests). The vectors are still the real model's: the ONNX model embeds one text at a time, so a text's
+    vector does not depend on the batch it came in. Batches, cancel checks and progress stay as they are."""
+    import numpy as np
+
+    from paperdesk.core.search.embedder import DIM
+
+    original = model.encode
+    seen: dict[tuple[str, str], np.ndarray] = {}
+
+    def encode(texts, progress=None, cancel=None):
+        out = np.empty((len(texts), DIM), dtype=np.float32)
+        for start in range(0, len(texts), model.batch_size):
+            if cancel is not None:
+                cancel.raise_if_cancelled()
+            batch = list(texts[start:start + model.batch_size])
+            missing = [t for t in dict.fromkeys(batch) if (model.tag, t) not in seen]
+            if missing:
+                seen.update(((model.tag, t), v) for t, v in zip(missing, original(missing)))
+            out[start:start + len(batch)] = [seen[(model.tag, t)] for t in batch]
+            if progress is not None:
+                progress(min(start + model.batch_size, len(texts)), len(texts))
+        return out
+
+    model.encode = encode
 
 
 @pytest.fixture

@@ -90,13 +90,24 @@ def test_one_shared_word_is_not_a_repeat_of_a_one_word_template_question():
     assert repeats("Can you say more about writing?", ['Can you say more about "writing"?']) is not None
 
 
-def test_a_refused_question_gets_one_more_try_that_must_name_the_passages_term():
+def test_a_refused_question_gets_two_more_tries_that_must_name_the_passages_term():
     student = _student("What is the main focus of this paper?")
     question, phrased = student.ask(Topic("overview", TITLE))
-    assert not phrased and len(student.backend.requests) == 2
-    first, second = (r.prompt for r in student.backend.requests)
-    assert "(The question names" not in first and "(The question names" in second
-    assert student.why.count("not about the paper's words") == 2
+    assert not phrased and len(student.backend.requests) == 3
+    first, second, third = (r.prompt for r in student.backend.requests)
+    assert "(The question names" not in first and "(The question names" in second and second == third
+    assert [r.temperature for r in student.backend.requests] == sorted({r.temperature for r in student.backend.requests})
+    assert student.why.count("not about the paper's words") == 3
+
+
+def test_a_term_an_earlier_question_named_is_not_asked_about_again():
+    student = _student("How does CiteSee choose which citations to highlight?")
+    student.queue = [Topic("term", "inline citations"), Topic("section", "2 Method", "2 Method")]
+    student.questions = ["what is the purpose of inline citations in scholarly articles?"]
+    assert student.next_topic().target == "2 Method"  # "Can you say more about inline citations?" would repeat it
+    student.queue = []
+    student.heard(Topic("section", "2 Method", "2 Method"), "CiteSee uses inline citations and the reading history.")
+    assert [(t.kind, t.target) for t in student.queue] == [("follow-up", "reading history")]  # not the named term
 
 
 def test_a_longer_question_using_a_short_template_questions_words_asks_something_else():

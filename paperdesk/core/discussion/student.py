@@ -39,6 +39,9 @@ class Topic:
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
 Targets = Callable[["Topic"], "Target | None"]  # the passage a topic's question is about
+# (temperature, seed) of each try at phrasing a question: the first follows the prompt closely, the others
+# (which must name the passage's term) sample more freely; then the template question is asked
+ATTEMPTS = ((0.3, 7), (0.8, 107), (1.0, 211))
 EARLIER_KEPT = 60  # earlier discussions' questions kept in the state for the phrasing check
 
 TEMPLATES = {
@@ -130,6 +133,8 @@ class Student:
     def next_topic(self) -> Topic:
         while self.queue:
             topic = self.queue.pop(0)
+            if topic.kind in ("term", "follow-up") and self.named(topic.target):
+                continue  # an earlier question already asked about this term: asking again repeats it
             if topic.target not in self.asked or topic.kind == "follow-up":
                 return topic
         # every seeded topic is used: go round the sections again as critique
@@ -145,9 +150,9 @@ class Student:
                         answer=plain_answer(self.last_answer), focus=target.focus or self._values(topic)["title"])
         question, reasons = None, []
         focus = target.focus or self._values(topic)["title"]
-        # a refused question gets one more, freer, try that must name the passage's term
+        # a refused question gets two more, freer, tries that must name the passage's term
         retry = prompt.rstrip().removesuffix("Question:") + f'(The question names "{focus}".)\nQuestion:'
-        for attempt, (temperature, seed) in enumerate(((0.3, 7), (0.8, 107))):
+        for attempt, (temperature, seed) in enumerate(ATTEMPTS):
             prompt = retry if attempt else prompt
             options = {"max_tokens": self.question_tokens, "stop": ["\n", "Paper:", "Passage", "Last answer:"],
                        "temperature": temperature, "seed": seed + len(self.questions), "repeat_penalty": 1.15}
@@ -179,6 +184,10 @@ class Student:
         values = self._values(topic)
         return Target(TOPIC_LINES[topic.kind].format(**values), 1)
 
+    def named(self, term: str) -> bool:
+        """Whether a question of this discussion already names `term`."""
+        return any(mentions(question, term) for question in self.questions)
+
     def heard(self, topic: Topic, answer: str) -> None:
         """After the answer: mark the topic asked, queue one follow-up on a key term the answer raised."""
         self.asked.append(topic.target)
@@ -188,7 +197,7 @@ class Student:
             return  # never two follow-ups in a row: coverage of the paper comes first
         for term in self.outline.terms:
             if term.text not in self.asked and term.text not in self.known and term.text != topic.target \
-                    and mentions(answer, term.text):
+                    and mentions(answer, term.text) and not self.named(term.text):
                 self.queue = [t for t in self.queue if t.target != term.text]
                 self.queue.insert(0, Topic("follow-up", term.text, topic.section, "follow-up"))
                 return
