@@ -12,6 +12,7 @@ smaller question, of two or more) an earlier question's, or the same text.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Callable, Sequence
 
 WORDS_ON_PAGE = 0.7
@@ -21,6 +22,7 @@ _ARXIV = re.compile(r"\[arXiv:[^\]]+\]")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"\b[A-Za-z]*[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*\b")
 _WORD = re.compile(r"[a-z]+")
+_FOOTNOTE_MARK = re.compile(r"(?<= )\d{1,2}(?= )")  # "the SpaCy library 27 en_core_web_sm": a footnote's number
 _QUOTE = re.compile(r'"(.+)"\s*(\[[^\]]+\])')
 _COMMON = frozenset("about above after again against along among because before being below between could "
                     "during every first further having other their there these those through under until where "
@@ -30,6 +32,7 @@ PageText = Callable[[str, int], str]  # (paper id, page) -> the page's text
 
 
 def _flat(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)  # ligatures as letters: "ﬁve" is "five"
     text = re.sub(r"(\w)-\s+(\w)", r"\1\2", text)
     return " ".join(re.sub(r"[^a-z0-9.%]+", " ", text.lower()).split())
 
@@ -59,8 +62,9 @@ def sentence_supported(sentence: str, own: str, page_text: PageText) -> bool:
     flat = _flat(page)
     body = _ARXIV.sub(" ", _MARK.sub(" ", sentence))
     quoted = _QUOTE.search(sentence)
-    if quoted:  # the "not found" answer's quote: on the page word for word
-        return _flat(quoted.group(1).rstrip(". ")) in flat
+    if quoted:  # the "not found" answer's quote: on the page word for word (a footnote mark may sit inside)
+        quote = _flat(quoted.group(1).rstrip(". "))
+        return quote in flat or quote in " ".join(_FOOTNOTE_MARK.sub(" ", flat).split())
     numbers = {n.replace(",", "") for n in _NUMBER.findall(page)}
     if any(n.replace(",", "") not in numbers for n in _NUMBER.findall(body)):
         return False

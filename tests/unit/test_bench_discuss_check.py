@@ -43,3 +43,18 @@ def test_a_one_word_question_is_repeated_only_by_the_same_word():
     assert repeated(['Can you say more about "information"?',
                      "What types of information do language models help users read?",
                      "Can you say more about information?"]) == 1
+
+
+def test_a_quote_matches_its_page_through_ligatures_and_footnote_marks():
+    """The page text PyMuPDF gives keeps the "ﬁ" ligature and a footnote's number inside a sentence; the
+    quote (taken from the ingested passage) has neither."""
+    page = "we use the SpaCy library 27 en_core_web_sm model. narrations of over \ufb01ve hundred words."
+
+    def quoted(text):
+        answer = f'Not found in the paper; its closest passage says: "{text}" [p. 1].'
+        return supported([answer], "x", lambda _pid, _page: page)
+
+    assert quoted("we use the SpaCy library en_core_web_sm model.") == (1, 1)
+    assert quoted("narrations of over five hundred words.") == (1, 1)
+    assert quoted("narrations of over six hundred words.") == (0, 1)
+    assert quoted("the SpaCy library 28 en_core_web_sm model.") == (0, 1)

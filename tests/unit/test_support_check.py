@@ -156,3 +156,11 @@ def test_a_quoted_sentence_is_one_sentence_whatever_abbreviations_it_holds():
                               ("The models are integrated into standard interfaces for documents.", 4, 4)])
     text = f"# T\n\n## Problem\n{body}\n\n## Method\nThe toolkit parses papers [p. 1]. It runs fast."
     assert quality.summary_grounding(text) == (3, 4, ["Problem"])
+
+
+def test_an_answer_is_held_to_more_of_its_words_on_the_passage_than_a_summary_sentence():
+    passage = "We ran two experiments on Multi-LexSum: summarization at each granularity, and cross-granularity."
+    sentence = "The researchers performed two experiments with Multi-LexSum."  # "performed" is not there
+    assert supports(sentence, passage)[0]
+    ok, why = supports(sentence, passage, cover_min=0.7)
+    assert not ok and "of its words on the page" in why

@@ -141,8 +141,8 @@ def list_items(sentence: str) -> list[str]:
     return heads
 
 
-def supports(sentence: str, passage: str, around: str = "") -> tuple[bool, str]:
-    """(passage supports the sentence, why not): its claims are in the passage and most of its words are.
+def supports(sentence: str, passage: str, around: str = "", cover_min: float = COVER_MIN) -> tuple[bool, str]:
+    """(passage supports the sentence, why not): its claims are in the passage and `cover_min` of its words.
 
     Only numbers may come from `around` (the rest of the page, whose reference list or footnotes would
     otherwise lend their words to any sentence)."""
@@ -150,6 +150,6 @@ def supports(sentence: str, passage: str, around: str = "") -> tuple[bool, str]:
     if missing:
         return False, "not on the page: " + ", ".join(dict.fromkeys(missing))
     share = coverage(sentence, passage)
-    if share < COVER_MIN:
+    if share < cover_min:
         return False, f"{share:.0%} of its words on the page"
     return True, ""

@@ -19,7 +19,7 @@ import numpy as np
 from paperdesk.core.agents.attribution import KEEP, SUPPORT, shares_words
 from paperdesk.core.agents.chunk_pages import split_by_page
 from paperdesk.core.agents.citations import CITATION
-from paperdesk.core.agents.claims import debris, supports
+from paperdesk.core.agents.claims import COVER_MIN, debris, supports
 from paperdesk.core.agents.quality import STOPWORDS, split_sentences, words
 from paperdesk.core.db.store import Chunk
 
@@ -61,8 +61,9 @@ class PageGrounder:
     """Grounds sentences in a fixed set of source chunks (those a section was written from)."""
 
     def __init__(self, chunks: Sequence[Chunk], vectors: np.ndarray, encode: Encoder, page_text: PageText,
-                 page_count: int = 0) -> None:
+                 page_count: int = 0, cover_min: float = COVER_MIN) -> None:
         self.chunks = list(chunks)
+        self.cover_min = cover_min  # share of a sentence's content words its chunk must hold
         self.page_count = page_count  # citations past it are dropped (0: no limit known)
         self.vectors = vectors
         self.encode = encode
@@ -152,7 +153,7 @@ class PageGrounder:
 
     def _supports(self, sentence: str, chunk: Chunk, first: int, last: int) -> tuple[bool, str]:
         pages = " ".join(self.page(p) for p in dict.fromkeys((first, last)))
-        return supports(sentence, chunk.text, pages)
+        return supports(sentence, chunk.text, pages, self.cover_min)
 
     def _check_mark(self, sentence: str, chunk: Chunk, first: int, last: int, mark: str) -> tuple[bool, str, str]:
         """(supported, why not, the mark to cite): the model's mark when the chunk's words the sentence uses

@@ -29,6 +29,11 @@ NOT_FOUND = "Not found in the paper; its closest passage says:"
 QUOTE_WORDS = 45
 
 
+# An answer to a reader's question is held to more of its words on the passage than a summary sentence
+# (claims.COVER_MIN): "The researchers performed two experiments" had two of its three content words there.
+TEACHER_COVER = 0.7
+
+
 @dataclass
 class _Group:
     key: str  # the paper id, or "arXiv:ID"
@@ -79,7 +84,7 @@ class SourceGrounder:
                 paper = store.get_paper(key)
                 page_text = (lambda p, pid=key: store.page_text(pid, p) or "")
                 count = paper.page_count if paper else 0
-            grounder = PageGrounder(chunks, vectors[indices], encode, page_text, count)
+            grounder = PageGrounder(chunks, vectors[indices], encode, page_text, count, TEACHER_COVER)
             groups.append(_Group(key, indices, grounder))
         own_first = sorted(groups, key=lambda g: g.key != own_paper)
         return cls(own_first, own_paper, pages)
