@@ -164,3 +164,14 @@ def test_an_answer_is_held_to_more_of_its_words_on_the_passage_than_a_summary_se
     assert supports(sentence, passage)[0]
     ok, why = supports(sentence, passage, cover_min=0.7)
     assert not ok and "of its words on the page" in why
+
+
+def test_a_count_must_count_the_same_thing_on_the_page():
+    """The teacher read "our experiments focus on two questions" as two experiments: the number is on the
+    page, the thing counted is not."""
+    page = parsed("2206.10883v3").pages[5]
+    assert not supports("The researchers performed two experiments with Multi-LexSum.", page)[0]
+    assert supports("The experiments on Multi-LexSum focus on two questions.", page)[0]
+    assert supports("The study had 40 participants.", "Participants (n = 40) took part in the study.")[0]
+    assert not supports("Table 3 lists 12 datasets.", "Table 3 compares the 12 models.")[0]
+    assert supports("Table 3 compares 12 models.", "Table 3 compares the 12 models.")[0]

@@ -123,7 +123,50 @@ def unsupported_claims(sentence: str, passage: str, around: str = "") -> list[st
     missing += [n for n in names(body) if not _has_name(n, passage_words, passage_lower)]
     stems = {_stem(w) for w in passage_words}
     missing += [item for item in list_items(body) if _stem(item) not in stems and item not in missing]
+    missing += [c for c in counts(body) if c not in counts_on(f"{passage} {around}", c) and c not in missing]
     return missing
+
+
+def counts(sentence: str) -> list[str]:
+    """What the sentence counts: a number and the word it counts ("two experiments", "40 participants"),
+    where that word is a content word. Numbers naming a table, figure, section or page are not counts."""
+    found: list[str] = []
+    tokens = _COUNT_TOKEN.findall(CITATION.sub(" ", sentence))
+    for i, token in enumerate(tokens[:-1]):
+        if _is_number(token) and not (i and tokens[i - 1].lower().rstrip(".") in _NAMES_A_NUMBER):
+            noun = tokens[i + 1].lower()
+            if len(noun) >= 4 and noun.isalpha() and noun not in _GENERIC and noun not in _UNITS \
+                    and not _is_number(noun):
+                found.append(f"{token.lower()} {noun}")
+    return found
+
+
+def counts_on(passage: str, count: str) -> set[str]:
+    """`count` ("two experiments") when the passage states that number at most three words before the counted
+    word (or just after it: "participants (n = 40)"); else the empty set."""
+    number, noun = count.split(" ", 1)
+    value = _value(number)
+    tokens = _COUNT_TOKEN.findall(passage)
+    for i, token in enumerate(tokens):
+        if _is_number(token) and _value(token) == value:
+            near = tokens[max(0, i - 2): i] + tokens[i + 1: i + 4]
+            if any(_stem(w) == _stem(noun) for w in near):
+                return {count}
+    return set()
+
+
+_COUNT_TOKEN = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?%?|[A-Za-z][A-Za-z'-]*")
+_NAMES_A_NUMBER = frozenset("table tables figure figures fig section sections page pages p pp chapter equation eq "
+                            "appendix step steps version v turn round stage phase level rq".split())
+
+
+def _is_number(token: str) -> bool:
+    return token[:1].isdigit() or token.lower() in _UNITS
+
+
+def _value(token: str) -> float:
+    low = token.lower().rstrip("%")
+    return float(_UNITS[low]) if low in _UNITS else float(low.replace(",", ""))
 
 
 def list_items(sentence: str) -> list[str]:
