@@ -71,7 +71,8 @@ def test_a_refusal_is_explained(snap_compare, make_app):
 
 def test_a_message_interrupts_a_running_generation(snap_compare, make_app, home):
     # the first generation holds after its first word until the message interrupts it
-    fake = FakeLLM("the evaluation compares three writing tasks with expert readers", delay=0.02, hold_first_after=1)
+    fake = FakeLLM("the authors sketch three components of AI support for expository writing", delay=0.02,
+                   hold_first_after=1)
 
     def prepare(desk):
         desk.store.add_revision("2304.02623v1", SUMMARY, "draft")
