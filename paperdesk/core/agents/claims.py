@@ -5,8 +5,9 @@ a page, yet say what the page does not ("The paper is part of the book
 chapter ...", "This is similar to 20 years ago ..."). Embedding similarity
 cannot see that, so a sentence is supported only when, besides being close,
 every number, name, DOI and address it states is in the passage, and so is
-each item of a list it gives ("images, tables, and figures"), and most of
-its content words are too. `debris` cleans half-written citation markers
+each item of a list it gives ("images, tables, and figures") and each count
+("two experiments" must count experiments there), and most of its content
+words are too. `debris` cleans half-written citation markers
 ("[p [p. 1].]", "[p.", "[pp. ]") the model leaves behind.
 """
 
@@ -123,7 +124,7 @@ def unsupported_claims(sentence: str, passage: str, around: str = "") -> list[st
     missing += [n for n in names(body) if not _has_name(n, passage_words, passage_lower)]
     stems = {_stem(w) for w in passage_words}
     missing += [item for item in list_items(body) if _stem(item) not in stems and item not in missing]
-    missing += [c for c in counts(body) if c not in counts_on(f"{passage} {around}", c) and c not in missing]
+    missing += [c for c in counts(body) if not counted_on(f"{passage} {around}", c) and c not in missing]
     return missing
 
 
@@ -141,9 +142,9 @@ def counts(sentence: str) -> list[str]:
     return found
 
 
-def counts_on(passage: str, count: str) -> set[str]:
-    """`count` ("two experiments") when the passage states that number at most three words before the counted
-    word (or just after it: "participants (n = 40)"); else the empty set."""
+def counted_on(passage: str, count: str) -> bool:
+    """Whether the passage states `count` ("two experiments"): that number at most three words before the
+    counted word, or just after it ("participants (n = 40)")."""
     number, noun = count.split(" ", 1)
     value = _value(number)
     tokens = _COUNT_TOKEN.findall(passage)
@@ -151,8 +152,8 @@ def counts_on(passage: str, count: str) -> set[str]:
         if _is_number(token) and _value(token) == value:
             near = tokens[max(0, i - 2): i] + tokens[i + 1: i + 4]
             if any(_stem(w) == _stem(noun) for w in near):
-                return {count}
-    return set()
+                return True
+    return False
 
 
 _COUNT_TOKEN = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?%?|[A-Za-z][A-Za-z'-]*")
