@@ -140,7 +140,7 @@ def _library_key(pdfs: list[Path]) -> str:
     for pdf in sorted(pdfs):
         digest.update(pdf.name.encode() + pdf.read_bytes())
     root = Path(paperdesk.__file__).parent / "core"
-    for code in sorted([*root.glob("ingest/*.py"), root / "store.py", *root.glob("search/*.py")]):
+    for code in sorted(path for part in ("ingest", "db", "library", "search") for path in root.glob(f"{part}/*.py")):
         digest.update(code.read_bytes())
     return digest.hexdigest()[:16]
 

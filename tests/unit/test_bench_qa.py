@@ -81,3 +81,15 @@ def test_totals() -> None:
             {"correct": True, "on_target": False, "time_s": 3.0}]
     assert totals(rows) == {"questions": 3, "correct": 2, "accuracy": 0.667, "on_target": 2,
                             "on_target_share": 0.667, "median_s": 3.0}
+
+
+def test_the_library_cache_key_reads_the_code_that_makes_passages(tmp_path: Path) -> None:
+    """The key hashes the PDFs and the ingest, store, library and search code (it named a module that had
+    moved into a package, and the bench stopped before its first question)."""
+    from paperdesk.bench.qa import _library_key
+
+    a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    a.write_bytes(b"%PDF-1.4 one")
+    b.write_bytes(b"%PDF-1.4 two")
+    key = _library_key([a])
+    assert len(key) == 16 and key == _library_key([a]) and key != _library_key([b])
