@@ -79,6 +79,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--papers", type=Path, help="folder of the questions' PDFs (default: papers/ beside the file)")
     p.add_argument("--models", help="comma-separated GGUF paths (or model names) to compare; default: the configured one")
     p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the set")
+    p.add_argument("--evidence", action="store_true",
+                   help="no model: does the evidence the writer would read hold the answer, on a supporting page?")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)

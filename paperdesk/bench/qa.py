@@ -15,6 +15,12 @@ built once and reused while the PDFs and the ingest code are unchanged.
 Per question: correct (every regex matches), on target (a cited passage of
 that paper spans a supporting page), time. Per model: accuracy, on-target
 share, median time, side by side in one run.
+
+With --evidence no model runs: each question's evidence (the passages and
+windows the writer would read) is checked instead: does it hold the answer
+(every regex matches the windows together), and does a window on a supporting
+page hold it? An answer cannot be better than its evidence, so this measures
+search and re-ranking on their own, in seconds.
 """
 
 from __future__ import annotations
@@ -178,6 +184,48 @@ def ask_json(library: Any, backend: Any, settings: Settings, question: str) -> d
     return result.to_json()
 
 
+def evidence_row(library: Any, settings: Settings, question: Question, paper_id: str) -> dict[str, Any]:
+    """Whether the windows `ask` would write from hold the answer, and one on a supporting page does."""
+    from paperdesk.core.agents.answer import EVIDENCE_WORDS, retrieve
+    from paperdesk.core.agents.evidence import windows
+
+    start = time.perf_counter()
+    hits = retrieve(library, question.question, settings["answer.k"], memory=None, recall_k=0)
+    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
+    texts = windows(library, question.question, hits, [chunks[h.chunk_id].text for h in hits], EVIDENCE_WORDS)
+    held = is_correct(" ".join(texts), question)
+    placed = any(h.paper_id == paper_id and any(h.page_start <= p <= h.page_end for p in question.pages)
+                 and is_correct(t, question) for h, t in zip(hits, texts))
+    return {"id": question.id, "held": held, "on_target": placed,
+            "pages": [h.page_start for h in hits if h.paper_id == paper_id],
+            "time_s": round(time.perf_counter() - start, 2),
+            "windows": [f"p.{h.page_start} {t}" for h, t in zip(hits, texts)]}
+
+
+def run_evidence(args: argparse.Namespace, questions: list[Question], settings: Settings, home: Path,
+                 ids: dict[str, str]) -> int:
+    from paperdesk.core.library.library import Library
+
+    library = Library(settings.with_overrides(home=str(home)))
+    library.embedder.model()
+    rows = []
+    for q in questions:
+        row = evidence_row(library, settings, q, ids[q.paper])
+        rows.append(row)
+        note(f"{q.id}: {'holds' if row['held'] else 'lacks'} the answer, "
+             f"{'on a supporting page' if row['on_target'] else 'not on a supporting page'} {row['pages']}")
+    library.close()
+    n = len(rows) or 1
+    total = {"questions": len(rows), "held": sum(r["held"] for r in rows),
+             "on_target": sum(r["on_target"] for r in rows),
+             "median_s": round(statistics.median([r["time_s"] for r in rows]), 2) if rows else 0.0}
+    line = (f"evidence holds the answer {total['held']}/{n} ({total['held'] / n:.0%})   on a supporting page "
+            f"{total['on_target']}/{n} ({total['on_target'] / n:.0%})   median {total['median_s']:.2f} s")
+    emit({"questions": str(args.questions), "library": str(home), "evidence": {"totals": total, "rows": rows}},
+         args.json, [line])
+    return 0
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.core.library.library import Library
     from paperdesk.core.llm.factory import make_backend
@@ -192,6 +240,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     models = [m.strip() for m in (args.models or "").split(",") if m.strip()] or [""]
     if args.limit and args.limit < len(questions):  # an even spread over the set, so every paper is asked
         questions = [questions[i * len(questions) // args.limit] for i in range(args.limit)]
+    if getattr(args, "evidence", False):
+        return run_evidence(args, questions, settings, home, ids)
     report: dict[str, Any] = {"questions": str(args.questions), "library": str(home), "models": []}
     lines = []
     for model in models:

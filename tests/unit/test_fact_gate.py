@@ -54,3 +54,25 @@ def test_reject_names_other_reasons() -> None:
     _stream(gate, "Source 1 (CiteSee, page 3): text. CiteSee had three baselines.")
     assert gate.close() == "CiteSee had three baselines."
     assert gate.dropped[0].missing == ["echoes the prompt"]
+
+
+def test_a_miscounted_citation_moves_to_the_passage_that_states_the_facts() -> None:
+    shown: list[str] = []
+    gate = FactGate(PASSAGES, emit=shown.append)
+    _stream(gate, "Each participant was compensated $35 USD [1]. CiteSee was compared against 7 baselines [2].")
+    assert gate.close() == "".join(shown) == "Each participant was compensated $35 USD [2]."
+    assert gate.recited == 1 and [d.missing for d in gate.dropped] == [["7", "CiteSee"]]  # 7: nowhere
+
+
+def test_a_citation_after_the_full_stop_stays_with_its_sentence() -> None:
+    gate = FactGate(PASSAGES)
+    for piece in ("Each participant got $35 USD", ".", " [", "1", "]"):
+        gate.feed(piece)
+    assert gate.close() == "Each participant got $35 USD. [2]" and gate.recited == 1
+
+
+def test_recite_keeps_one_marker_where_the_first_stood() -> None:
+    from paperdesk.core.agents.fact_gate import recite
+
+    assert recite("Paid $35 [1].", 2) == "Paid $35 [2]."
+    assert recite("A [2] and B [3][4].", 1) == "A [1] and B."

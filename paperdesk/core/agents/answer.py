@@ -67,13 +67,14 @@ class AnswerResult:
     gate_failures: list[str] = field(default_factory=list)  # why the quality gate failed an attempt
     dropped: list[str] = field(default_factory=list)  # sentences withheld: facts their passages do not state
     not_found: bool = False  # too little was supported: the text says so and quotes the closest passages
+    recited: int = 0  # sentences whose [n] was moved to the passage that states their facts
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": self.citations, "hits": [h.to_json() for h in self.hits],
                 "grounding": {"removed": len(self.removed_citations), "extractive": self.fallback,
                               "regenerated": self.regenerated, "leaks_removed": self.leaks_removed,
                               "numbers_flagged": len(self.numbers_flagged), "failures": self.gate_failures,
-                              "dropped": self.dropped, "not_found": self.not_found},
+                              "dropped": self.dropped, "not_found": self.not_found, "recited": self.recited},
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
     @property
@@ -166,7 +167,7 @@ def write(
     reject = scaffolding_check(examples)
     failures: list[str] = []
     dropped: list[Dropped] = []
-    leaks = 0
+    leaks = recited = 0
     for options in ({"temperature": 0.2, "seed": 1, "repeat_penalty": 1.15}, RETRY):
         if failures and note is not None:  # what happened goes to the status line, never into the answer
             note(Progress(f"answer: {failures[-1]}; writing it again", 2, 2, "attempts"))
@@ -178,11 +179,14 @@ def write(
                           cancel=cancel)
         shown = gate.close()
         dropped += gate.dropped
+        recited += gate.recited
         # The quality gate sees the raw text: trim_loops below would hide the loop it must catch.
-        verdict = quality.check(strip_echo(drop_repeats(result.text)))
+        # An answer may be a bare figure with its noun ("9,280 expert-authored summaries [1].").
+        least = 2 if template == "answer" and quality.numbers(shown) else 4
+        verdict = quality.check(strip_echo(drop_repeats(result.text)), least)
         leaks += verdict.leaks_removed
-        generated = drop_copied(trim_loops(quality.check(strip_echo(drop_repeats(shown))).text), examples)
-        if result.cancelled or (verdict.ok and usable(generated)):
+        generated = drop_copied(trim_loops(quality.check(strip_echo(drop_repeats(shown)), least).text), examples)
+        if result.cancelled or (verdict.ok and usable(generated, least)):
             break
         failures.append("; ".join(verdict.reasons) or
                         ("every sentence stated facts the passages do not" if gate.dropped else "no usable text"))
@@ -208,7 +212,7 @@ def write(
     citations = [_source(n, hits[n - 1]) for n in used]
     timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
     return AnswerResult(text.strip(), citations, hits, result.cancelled, timings, removed, fallback,
-                        bool(failures), leaks, flagged, failures, [d.sentence for d in dropped], not_found)
+                        bool(failures), leaks, flagged, failures, [d.sentence for d in dropped], not_found, recited)
 
 
 def answer(

@@ -4,16 +4,21 @@ Search ranks chunks for a reader; an answer needs the few sentences that state
 the fact. So: reference lists, acknowledgements and front-matter boilerplate
 are never answer evidence (they stay searchable) unless the question is about
 citations or funding; the candidates are re-ranked for the question (their best
-sentence's closeness in meaning and shared words, plus the section a question
-of that kind wants: a "what problem" question wants the abstract or
-introduction, a limitation question the limitations); and each passage is cut
-to its best sentence with its neighbours, so a number keeps its context and
-the prompt stays short.
+sentence's closeness in meaning and the share of the question's words it holds,
+each word weighted by how rare it is among the candidates, so "SentencePredictor"
+counts for more than "paper"; a sentence of the kind of fact asked for, such as
+an amount of money for "how much were they paid" or a count of the thing a
+"how many" question names; and the section a question of that kind wants: a
+"what problem" question wants the abstract or introduction, a limitation
+question the limitations); and each passage is cut to its best sentence with
+its neighbours, so a number keeps its context and the prompt stays short.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -29,7 +34,8 @@ BOILERPLATE_SECTIONS = ("references", "bibliography", "acknowledg", "front matte
 _CITATION_QUESTION = re.compile(
     r"\b(references?|reference list|bibliography|acknowledge?ments?|fund(?:ed|ing|s)?|grants?|thank\w*|sponsor\w*)\b"
     r"|\b(?:which|what) (?:papers?|works?|studies|articles?)\b.{0,60}\bcit(?:e|es|ed|ing)\b", re.I)
-_BIB_MARKS = re.compile(r"\bIn Proceedings\b|\barXiv(?: preprint)?\b|doi\.org|\bet al\.,? \(?(?:19|20)\d\d|"
+# a reference list's look; not "et al., 2019": body text cites that way (a table of tools may cite one a line)
+_BIB_MARKS = re.compile(r"\bIn Proceedings\b|\barXiv(?: preprint)?\b|doi\.org|"
                         r"\b(?:19|20)\d\d\.\s+[A-Z]|\bpp?\.\s?\d+|\bVol\.\s?\d+|\bConference on\b|\bJournal of\b")
 _FRONT_MATTER = re.compile(r"Permission to make digital or hard copies|ACM Reference Format|\bISBN\b|©|"
                            r"Copyright held by|Publication rights licensed|^\s*(?:CCS CONCEPTS|KEYWORDS)\b|@\w+\.\w+",
@@ -52,7 +58,21 @@ _ROLES: list[tuple[re.Pattern[str], tuple[str, ...], re.Pattern[str] | None]] = 
 ]
 ROLE_BONUS = 0.15  # a wanted section's lift, in cosine units
 NAMED_BONUS = 0.1  # the lift of passages from a paper the question names ("in CiteSee", "Multi-LexSum's")
-WORD_WEIGHT = 0.06  # per question word the sentence shares (up to 4)
+WORD_WEIGHT = 0.24  # a sentence holding all of the question's words (rarity-weighted) gains this much
+ANSWER_BONUS = 0.12  # a sentence stating the kind of fact asked for (an amount paid, a count of the thing named)
+
+# what kind of fact a question asks for -> how a sentence that states one looks
+_NUMBER = r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|thousand)"
+_MONEY_Q = re.compile(r"\b(paid|pay|payment|compensat\w*|cost\w*|price\w*|spen[dt]|budget|reward\w*)\b", re.I)
+_MONEY = re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:USD|EUR|GBP|dollars?|euros?|pounds)\b", re.I)
+_SHARE_Q = re.compile(r"\b(what|which) (share|percentage|fraction|proportion|rate)\b|\bhow often\b|\bincrease\b|"
+                      r"\bdecrease\b|\bhow much (more|less|faster|slower|better|worse)\b", re.I)
+_SHARE = re.compile(r"\d\s?%|\bpercent\b|\b\d+(?:\.\d+)?\s?(?:x|×|times|-fold|fold)\b|\b(?:twice|half)\b", re.I)
+_LENGTH_Q = re.compile(r"\bhow (long|short)\b|\blengths?\b", re.I)
+_LENGTH = re.compile(rf"\b{_NUMBER}(?:\s(?:or|to|-)\s{_NUMBER})?\s?(?:words?|sentences?|tokens?|pages?|characters?|"
+                     r"paragraphs?|lines?|seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b", re.I)
+_HOW_MANY = re.compile(r"\bhow many\s+((?:[\w-]+\s+){0,2}?[\w-]+?)(?:\s+(?:did|do|does|were|was|are|is|has|have|"
+                       r"took|take|in|of|are|for|per|does)\b|[?,.]|$)", re.I)
 
 
 def about_citations(question: str) -> bool:
@@ -74,9 +94,71 @@ def content_words(text: str) -> set[str]:
 
 
 def evidence_sentences(text: str) -> list[str]:
-    """The chunk's sentences, without front-matter boilerplate (permissions, ISBN, e-mail lines); a table's rows
-    with their abbreviated column names spelled out ("R-1f1 (ROUGE-1 F1): 48.79")."""
-    return [s for s in split_sentences(" ".join(metric_names.inline(text).split())) if not _FRONT_MATTER.search(s)]
+    """The chunk's sentences (a bulleted item is one), without front-matter boilerplate (permissions, ISBN,
+    e-mail lines); a table's rows with their abbreviated column names spelled out ("R-1f1 (ROUGE-1 F1): 48.79")."""
+    flat = " ".join(metric_names.inline(text).split())
+    return [s.strip() for sentence in split_sentences(flat) for s in _BULLET.split(sentence)
+            if s.strip() and not _FRONT_MATTER.search(s)]
+
+
+_BULLET = re.compile(r"\s[•▪◦●]\s")
+
+
+def answer_marks(question: str) -> re.Pattern[str] | None:
+    """How a sentence stating the fact asked for looks: an amount of money for "how much ... paid", a share for
+    "what share", a length for "how long", a count of the named thing for "how many participants"."""
+    if re.search(r"\bhow much\b", question, re.I) and _MONEY_Q.search(question):
+        return _MONEY
+    if _SHARE_Q.search(question):
+        return _SHARE
+    if _LENGTH_Q.search(question):
+        return _LENGTH
+    asked = _HOW_MANY.search(question)
+    if asked:
+        noun = asked.group(1).split()[-1].lower()
+        stem = re.escape(noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun)
+        return re.compile(rf"\b{_NUMBER}\s+(?:[\w-]+\s+){{0,3}}?{stem}\w*|\b{stem}\w*\s*\((?:n\s?=\s?)?\d+\)|"
+                          rf"\b{stem}\w*\s*(?:of|was|were|is|are|:)?\s*{_NUMBER}\b", re.I)
+    return None
+
+
+def word_weights(question: str, sentences: Sequence[str]) -> dict[str, float]:
+    """The question's words (and the acronyms its phrases have among the sentences: "large language models" is
+    "llms"), each weighted by its rarity among `sentences`; words no sentence holds are left out."""
+    wanted = stems(question) | _acronyms(question, sentences)
+    frequency = Counter(w for s in sentences for w in stems(s) & wanted)
+    n = len(sentences) or 1
+    return {w: math.log(1 + n / df) for w, df in frequency.items()}
+
+
+def _acronyms(question: str, sentences: Sequence[str]) -> set[str]:
+    """Upper-case acronyms in `sentences` ("LLMs") spelled by the initials of a run of the question's words."""
+    words = re.findall(r"[a-z][\w-]*", question.lower())
+    runs = {"".join(w[0] for w in words[i:j]) for i in range(len(words)) for j in range(i + 2, min(i + 6, len(words)) + 1)}
+    found = {letters.lower() for letters in re.findall(r"\b([A-Z]{3,6})s?\b", " ".join(sentences))}
+    return {form for letters in found & runs for form in (letters, letters + "s")}
+
+
+def coverage(weights: dict[str, float], sentence: str) -> float:
+    """The rarity-weighted share of the question's words the sentence holds (0 to 1)."""
+    total = sum(weights.values())
+    held = stems(sentence)
+    return sum(v for w, v in weights.items() if w in held) / total if total else 0.0
+
+
+_SUFFIXES = ("ations", "ation", "ities", "ity", "ies", "ing", "ed", "es", "s", "ly")
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to tie "limitations" to "limited" and "summaries" to "summary"."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[:-len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def stems(text: str) -> set[str]:
+    return {stem(w) for w in content_words(text)}
 
 
 def _role(question: str) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
@@ -97,19 +179,30 @@ def _named_papers(question: str, hits: Sequence["Hit"]) -> set[str]:
     return named
 
 
-def _sentence_scores(question: str, qvec: np.ndarray, sentences: Sequence[str], vectors: np.ndarray) -> np.ndarray:
-    qwords = content_words(question)
+def _sentence_scores(question: str, qvec: np.ndarray, sentences: Sequence[str], vectors: np.ndarray,
+                     weights: dict[str, float]) -> tuple[np.ndarray, int | None]:
+    """Each sentence's fit to the question; and the best-fitting one that states the kind of fact asked for."""
     _, marks = _role(question)
+    kind = answer_marks(question)
     scores = vectors @ qvec
+    typed: list[int] = []
     for i, s in enumerate(sentences):
-        scores[i] += WORD_WEIGHT * min(4, len(qwords & content_words(s)))
-        if marks is not None and marks.search(s):
+        scores[i] += WORD_WEIGHT * coverage(weights, s)
+        if kind is not None and kind.search(s):
+            scores[i] += ANSWER_BONUS
+            typed.append(i)
+        elif marks is not None and marks.search(s):
             scores[i] += ROLE_BONUS / 2
-    return scores
+    return scores, max(typed, key=lambda i: scores[i]) if typed else None
 
 
-def window(sentences: Sequence[str], scores: np.ndarray, words: int) -> str:
-    """The best sentence with its neighbours (before, then after) while they fit in `words`."""
+SECOND_MARGIN = 0.15  # a sentence this close to the best one's score joins the window, even when not beside it
+
+
+def window(sentences: Sequence[str], scores: np.ndarray, words: int, also: int | None = None) -> str:
+    """The best sentence with its neighbours (before, then after) while they fit in `words`; and, up to half
+    as many words again, sentence `also` (the best of those stating the kind of fact asked for) and the other
+    sentences that score nearly as well, each after a gap mark "…"."""
     best = int(np.argmax(scores))
     lo = hi = best
     size = len(sentences[best].split())
@@ -122,8 +215,23 @@ def window(sentences: Sequence[str], scores: np.ndarray, words: int) -> str:
                 grown = True
         if not grown:
             break
-    text = " ".join(sentences[lo:hi + 1])
-    return text if size <= words * 1.5 else " ".join(text.split()[:int(words * 1.5)])
+    if size > words * 1.5:  # one sentence longer than the window: its first words
+        return " ".join(" ".join(sentences[lo:hi + 1]).split()[:int(words * 1.5)])
+    chosen = set(range(lo, hi + 1))
+    room = words // 2
+    close = [j for j in sorted(range(len(sentences)), key=lambda j: -scores[j])
+             if scores[j] >= scores[best] - SECOND_MARGIN]
+    for j in ([also] if also is not None else []) + close:
+        length = len(sentences[j].split())
+        if j not in chosen and length <= room:
+            chosen.add(j)
+            room -= length
+    parts: list[str] = []
+    for j in sorted(chosen):
+        if parts and j - 1 not in chosen:
+            parts.append("…")
+        parts.append(sentences[j])
+    return " ".join(parts)
 
 
 def select(library: "Library", question: str, hits: list["Hit"], k: int, words: int = 70
@@ -145,11 +253,12 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
     vectors = encoder.encode(flat)
     sections, _ = _role(question)
     named = _named_papers(question, pool)
+    weights = word_weights(question, flat)
     top = max(h.score for h in pool) or 1.0
     ranked: list[tuple[float, int, str]] = []
     at = 0
     for i, (hit, sentences) in enumerate(zip(pool, per_hit)):
-        scores = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)])
+        scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights)
         at += len(sentences)
         fit = float(scores.max()) + 0.1 * hit.score / top
         if sections and any(name in hit.section.lower() for name in sections):
@@ -158,7 +267,7 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
             fit += NAMED_BONUS
         if metric_names.named_in(question, chunks[hit.chunk_id].text):  # a table of the metric asked about
             fit += ROLE_BONUS
-        ranked.append((fit, i, window(sentences, scores, words)))
+        ranked.append((fit, i, window(sentences, scores, words, typed)))
     ranked.sort(key=lambda r: -r[0])
     chosen = ranked[:k]
     return [pool[i] for _, i, _ in chosen], [text for _, _, text in chosen]
@@ -172,10 +281,11 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
         return [" ".join(t.split()[:words]) for t in texts]
     qvec = library.embedder.encode_query(question)
     vectors = library.embedder.encode(flat)
+    weights = word_weights(question, flat)
     out, at = [], 0
     for sentences in per_hit:
-        out.append(window(sentences, _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)]),
-                          words))
+        scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights)
+        out.append(window(sentences, scores, words, typed))
         at += len(sentences)
     return out
 

@@ -119,11 +119,12 @@ def remove_leaks(text: str) -> tuple[str, int]:
     return "\n".join(kept_lines).strip(), removed
 
 
-def check(text: str) -> Verdict:
-    """Remove leaked scaffolding, then fail the text on a loop, an enumeration or nothing left."""
+def check(text: str, min_words: int = 4) -> Verdict:
+    """Remove leaked scaffolding, then fail the text on a loop, an enumeration or nothing left (under
+    `min_words` words)."""
     cleaned, leaks = remove_leaks(text)
     reasons: list[str] = []
-    if len(words(cleaned)) < 4:
+    if len(words(cleaned)) < min_words:
         reasons.append("empty")
     loops = repeated_phrases(cleaned)
     if loops:
