@@ -9,6 +9,7 @@ from paperdesk.core.agents.attribution import (
     trim_loops,
     usable,
 )
+import numpy as np
 from toy_encoders import BagOfWords
 
 bag_of_words = BagOfWords(256)  # a deterministic stand-in encoder for these logic tests
@@ -61,3 +62,29 @@ def test_extract_quotes_the_closest_prose_sentences_with_citations():
     quoted = extract(question, passages, bag_of_words, limit=1)
     assert quoted == "Readers lose track of the citations they have already seen across many papers [1]."
     assert split_sentences("One. Two! Three?") == ["One.", "Two!", "Three?"]
+
+
+def test_a_citation_moves_to_the_passage_that_states_the_sentence_when_the_cited_one_shares_no_words() -> None:
+    from paperdesk.core.agents.attribution import ground
+
+    passages = ["An instance of model generation could be relatively short, e.g., one or two sentences.",
+                "Participants included two writers who edited summaries for 40 new cases."]
+    vectors = np.array([[1.0, 0.0], [0.0, 1.0]])
+    sentence_vectors = {"It should be relatively short, e.g., one or two sentences.": [0.6, 0.8]}
+
+    def encode(texts):
+        return np.array([sentence_vectors.get(t.strip(), [0.7, 0.7]) for t in texts])
+
+    grounded = ground("It should be relatively short, e.g., one or two sentences [2].", vectors, encode, passages)
+    assert grounded.text == "It should be relatively short, e.g., one or two sentences [1]."
+
+
+def test_a_citation_written_after_the_full_stop_belongs_to_the_sentence_and_facts_anchor_it() -> None:
+    from paperdesk.core.agents.attribution import ground
+
+    passages = ["SentencePredictor wraps sciSpaCy (Neumann et al., 2019) and PySBD (Sadvilkar and Neumann, 2020)."]
+    encode = lambda texts: np.array([[0.0, 1.0] for _ in texts])  # noqa: E731 - far from the passage in meaning
+    grounded = ground("sciSpaCy (Neumann et al., 2019) and PySBD (Sadvilkar and Neumann, 2020). [1]",
+                      np.array([[1.0, 0.0]]), encode, passages)
+    assert grounded.text == "sciSpaCy (Neumann et al., 2019) and PySBD (Sadvilkar and Neumann, 2020) [1]."
+    assert grounded.removed == []

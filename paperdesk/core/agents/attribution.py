@@ -23,6 +23,7 @@ SOURCE_REF = re.compile(r"\s?\[(\d{1,2})\]")
 SUPPORT = 0.4  # cosine at which a sentence counts as coming from a passage
 KEEP = 0.25  # a model's own [n] is kept when the sentence is at least this close to passage n
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
+_AFTER_STOP = re.compile(r"([.!?])\s*((?:\[\d{1,2}\])+)(?=\s|$)")  # a citation written after the full stop
 _ECHO = re.compile(r"^\s*(?:Source \d+\s*\(|Sources?:|Passages?:|Q:|A \(with|Question:|Answer:|Report:)", re.I)
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
@@ -122,7 +123,7 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
     and is flagged.
     """
     number_texts = full_texts or passage_texts
-    sentences = split_sentences(text)
+    sentences = split_sentences(_AFTER_STOP.sub(r" \2\1", text))  # "... 2020). [1]" cites "... 2020)"
     if not sentences or len(passages) == 0:
         return Grounded(text)
     vectors = encode([SOURCE_REF.sub("", s) for s in sentences])
@@ -133,7 +134,14 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
     out = []
     for i, sentence in enumerate(sentences):
         cited = [int(m) for m in SOURCE_REF.findall(sentence)]
-        bad = [n for n in cited if not 1 <= n <= len(passages) or sims[i, n - 1] < KEEP]
+        bad = [n for n in cited if not 1 <= n <= len(passages)
+               or (sims[i, n - 1] < KEEP and not anchored(sentence, number_texts[n - 1]))]
+        better = _better_source(sentence, sims[i], [n for n in cited if n not in bad], passage_texts, number_texts)
+        if better is not None:  # the model cited a passage on the topic; another one says what the sentence says
+            sentence = _cite(SOURCE_REF.sub("", sentence), better)
+            added.append(better)
+            out.append(sentence)
+            continue
         miscounted = [n for n in cited if n not in bad and unsupported_numbers(sentence, number_texts[n - 1])]
         if miscounted:
             flagged.append(SOURCE_REF.sub("", sentence).strip())
@@ -153,6 +161,34 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
                 flagged.append(sentence.strip())
         out.append(sentence)
     return Grounded(" ".join(out), removed, added, flagged)
+
+
+REPOINT = 0.15  # a passage this much closer than the cited one (and stating the same numbers) takes the citation
+
+
+def anchored(sentence: str, passage: str) -> bool:
+    """The sentence states facts (numbers, names) and the passage states them all, sharing its words: support
+    that holds even when a bare list of names ("sciSpaCy and PySBD") is far from the passage in meaning."""
+    from paperdesk.core.agents.fact_gate import unstated
+
+    return bool(unstated(sentence, [])) and not unstated(sentence, [passage]) and shares_words(sentence, passage)
+
+
+def _better_source(sentence: str, sims: np.ndarray, cited: list[int], texts: Sequence[str],
+                   number_texts: Sequence[str]) -> int | None:
+    """A passage (1-based) much closer to the sentence than the one it cites, stating its numbers; or None
+    when the citation stands (a cited passage that states the sentence's facts always stands)."""
+    if len(cited) != 1 or anchored(sentence, number_texts[cited[0] - 1]):
+        return None
+    if not shares_words(sentence, texts[cited[0] - 1]):  # the cited passage has none of its words: one that
+        stating = [j for j in np.argsort(-sims) if anchored(sentence, number_texts[j])]  # states its facts does
+        if stating:
+            return int(stating[0]) + 1
+    best = int(np.argmax(sims))
+    if (best != cited[0] - 1 and sims[best] >= SUPPORT and sims[best] >= sims[cited[0] - 1] + REPOINT
+            and shares_words(sentence, texts[best]) and not unsupported_numbers(sentence, number_texts[best])):
+        return best + 1
+    return None
 
 
 def _prose(sentence: str) -> bool:
