@@ -76,3 +76,20 @@ def test_recite_keeps_one_marker_where_the_first_stood() -> None:
 
     assert recite("Paid $35 [1].", 2) == "Paid $35 [2]."
     assert recite("A [2] and B [3][4].", 1) == "A [1] and B."
+
+
+def test_an_echoed_passage_label_becomes_its_marker_before_the_check() -> None:
+    from types import SimpleNamespace
+
+    from paperdesk.core.agents.answer_prompt import label_citer
+
+    hits = [SimpleNamespace(title="PaperMage: A Toolkit", page_start=4),
+            SimpleNamespace(title="CiteSee: Augmenting Citations", page_start=9)]
+    cite = label_citer(hits)
+    assert cite("pdfplumber (from PaperMage, p. 4)") == "pdfplumber [1]"
+    assert cite("Ten took part (CiteSee, page 9).") == "Ten took part [2]."
+    assert cite("Not a source (CiteSee, p. 3).") == "Not a source (CiteSee, p. 3)."  # no passage has that page
+    gate = FactGate(["papermage runs PDF2TextParser (using pdfplumber)"], rewrite=cite)
+    for piece in ("pdfplumber (from PaperMage, p", ".", " 4)"):  # "p." does not end the sentence
+        gate.feed(piece)
+    assert gate.close() == "pdfplumber [1]"

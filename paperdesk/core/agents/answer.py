@@ -174,15 +174,16 @@ def write(
         request = (GenerationRequest(messages=messages, max_tokens=max_tokens, stop=STOPS, **options) if messages
                    else make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, **options))
         # Only sentences whose facts the passages state reach the reader, as they stream and as stored.
-        gate = FactGate(full_texts, question, on_token, reject)
+        gate = FactGate(full_texts, question, on_token, reject, rewrite=answer_prompt.label_citer(hits))
         result = generate(backend, request, on_token=_after_lead(lead, gate.feed) if lead else gate.feed,
                           cancel=cancel)
         shown = gate.close()
         dropped += gate.dropped
         recited += gate.recited
         # The quality gate sees the raw text: trim_loops below would hide the loop it must catch.
-        # An answer may be a bare figure with its noun ("9,280 expert-authored summaries [1].").
-        least = 2 if template == "answer" and quality.numbers(shown) else 4
+        # An answer may be a bare figure or name from its passage ("9,280 expert-authored summaries [1].",
+        # "pdfplumber [1]."): grounding checks it like any other sentence.
+        least = 1 if template == "answer" and (quality.numbers(shown) or SOURCE_REF.search(shown)) else 4
         verdict = quality.check(strip_echo(drop_repeats(result.text)), least)
         leaks += verdict.leaks_removed
         generated = drop_copied(trim_loops(quality.check(strip_echo(drop_repeats(shown)), least).text), examples)

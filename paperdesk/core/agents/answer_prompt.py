@@ -10,7 +10,8 @@ them is dropped afterwards (attribution.drop_copied gets them as `examples`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+import re
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from paperdesk.core.prompts import render, template
 
@@ -44,3 +45,23 @@ def build(chat: bool, hits: Sequence["Hit"], passages: Sequence[str], question: 
         return "", messages, template("answer_example")
     prompt = lead + render("answer", sources=listed, question=question.strip()).rstrip()
     return prompt, None, template("answer")
+
+
+def label_citer(hits: Sequence["Hit"]) -> Callable[[str], str]:
+    """A rewrite that turns a passage's echoed label ("(from PaperMage, p. 4)") into its marker ("[1]")."""
+    numbered: dict[tuple[str, int], int] = {}
+    for n, hit in enumerate(hits, start=1):
+        numbered.setdefault((short_title(hit.title).lower(), hit.page_start), n)
+    titles = "|".join(sorted({re.escape(t) for t, _ in numbered}, key=len, reverse=True))
+    if not titles:
+        return lambda sentence: sentence
+    label = re.compile(rf"\s*\(?(?:from |see |in )?({titles}),? (?:p\.|page) ?(\d+)\)?", re.I)
+
+    def cite(sentence: str) -> str:
+        def swap(match: re.Match[str]) -> str:
+            n = numbered.get((match.group(1).lower(), int(match.group(2))))
+            return f" [{n}]" if n else match.group(0)
+
+        return label.sub(swap, sentence)
+
+    return cite

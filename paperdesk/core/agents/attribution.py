@@ -167,10 +167,15 @@ REPOINT = 0.15  # a passage this much closer than the cited one (and stating the
 
 
 def anchored(sentence: str, passage: str) -> bool:
-    """The sentence states facts (numbers, names) and the passage states them all, sharing its words: support
-    that holds even when a bare list of names ("sciSpaCy and PySBD") is far from the passage in meaning."""
+    """The sentence states facts (numbers, names) and the passage states them all, sharing its words; or it is
+    a bare answer of a few words ("pdfplumber") the passage holds. Support that holds even when the sentence
+    is far from the passage in meaning ("sciSpaCy and PySBD")."""
     from paperdesk.core.agents.fact_gate import unstated
 
+    words = re.findall(r"[a-z][a-z0-9-]{3,}", SOURCE_REF.sub(" ", sentence).lower())
+    if 1 <= len(words) <= 3 and len(sentence.split()) <= 6:
+        held = set(re.findall(r"[a-z][a-z0-9-]{3,}", passage.lower()))
+        return all(w in held for w in words) and not unstated(sentence, [passage])
     return bool(unstated(sentence, [])) and not unstated(sentence, [passage]) and shares_words(sentence, passage)
 
 

@@ -10,8 +10,11 @@ counts for more than "paper"; a sentence of the kind of fact asked for, such as
 an amount of money for "how much were they paid" or a count of the thing a
 "how many" question names; and the section a question of that kind wants: a
 "what problem" question wants the abstract or introduction, a limitation
-question the limitations); and each passage is cut to its best sentence with
-its neighbours, so a number keeps its context and the prompt stays short.
+question the limitations). A passage from another paper than the best one's
+is read only when it fits nearly as well (a stray figure from an unrelated
+paper is the likeliest wrong answer). Each passage is cut to its best sentence
+with its neighbours, so a number keeps its context and the prompt stays short,
+plus any sentence that fits nearly as well as the best one.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ _ROLES: list[tuple[re.Pattern[str], tuple[str, ...], re.Pattern[str] | None]] = 
      (), re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|half)\b", re.I)),
 ]
 ROLE_BONUS = 0.15  # a wanted section's lift, in cosine units
+OTHER_PAPER = 0.2  # a passage from another paper than the best passage's is evidence only this close to it
 NAMED_BONUS = 0.1  # the lift of passages from a paper the question names ("in CiteSee", "Multi-LexSum's")
 WORD_WEIGHT = 0.24  # a sentence holding all of the question's words (rarity-weighted) gains this much
 ANSWER_BONUS = 0.12  # a sentence stating the kind of fact asked for (an amount paid, a count of the thing named)
@@ -269,6 +273,8 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
             fit += ROLE_BONUS
         ranked.append((fit, i, window(sentences, scores, words, typed)))
     ranked.sort(key=lambda r: -r[0])
+    lead_fit, lead, _ = ranked[0]  # another paper's passage must fit nearly as well as the best one to be read
+    ranked = [r for r in ranked if pool[r[1]].paper_id == pool[lead].paper_id or r[0] >= lead_fit - OTHER_PAPER]
     chosen = ranked[:k]
     return [pool[i] for _, i, _ in chosen], [text for _, _, text in chosen]
 

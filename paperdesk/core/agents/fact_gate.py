@@ -24,7 +24,7 @@ from paperdesk.core.agents.quality import numbers
 
 SOURCE_REF = re.compile(r"\[(\d{1,2})\]")
 # a sentence is complete at . ! ? (and any [n] right after it) once more text follows; or at a line break
-_COMPLETE = re.compile(r"[.!?](?:[\"')\u201d]*)(?:\s*\[\d{1,2}\](?:\s*[.!?])?)*(?=\s+\S)|\n")
+_COMPLETE = re.compile(r"(?<![\s(]p)(?<![\s(]pp)[.!?](?:[\"')\u201d]*)(?:\s*\[\d{1,2}\](?:\s*[.!?])?)*(?=\s+\S)|\n")
 _MARKERS_ONLY = re.compile(r"\s*(?:\[\d{0,2}\]?\s*)+[.!?]?\s*")
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\])>,;]+")
 _URL = re.compile(r"\bhttps?://[^\s\])>,;]+|\bwww\.[^\s\])>,;]+")
@@ -75,6 +75,7 @@ class FactGate:
     question: str = ""
     emit: Callable[[str], None] | None = None
     reject: Callable[[str], str | None] | None = None
+    rewrite: Callable[[str], str] | None = None  # applied to each complete sentence before it is checked
     kept: list[str] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
     recited: int = 0  # sentences passed on citing the passage that states their facts, not the one they cited
@@ -107,6 +108,8 @@ class FactGate:
         return unstated(sentence, texts, self.question)
 
     def _settle(self, sentence: str) -> None:
+        if self.rewrite is not None and sentence.strip():
+            sentence = self.rewrite(sentence)
         if not sentence.strip():
             if self.kept:  # keep line breaks between kept sentences
                 self._pass(sentence)
