@@ -2,7 +2,8 @@
 
 Both put the passages as "[n] (Paper, p. N) words" so the model cites with the
 same [n] it reads, and both ask for the answer first: a chat model gets a
-system message and one worked turn; a completion model gets two worked
+system message and two worked turns (a figure from the first passage, a
+limitation from the third); a completion model gets two worked
 question/answer pairs and continues after "Answer:". The worked examples are on
 topics no paper shares (glaciers, soil microbes), and any sentence copied from
 them is dropped afterwards (attribution.drop_copied gets them as `examples`).
@@ -36,12 +37,12 @@ def build(chat: bool, hits: Sequence["Hit"], passages: Sequence[str], question: 
     listed = sources(hits, passages)
     lead = f"{dialogue.strip()}\n\n" if dialogue.strip() else ""
     if chat:
-        shown, reply = template("answer_example").split("\n---\n", 1)
-        messages = [{"role": "system", "content": template("answer_system").strip()},
-                    {"role": "user", "content": shown.strip()},
-                    {"role": "assistant", "content": reply.strip()},
-                    {"role": "user", "content": lead + render("answer_chat", sources=listed,
-                                                              question=question.strip()).strip()}]
+        messages = [{"role": "system", "content": template("answer_system").strip()}]
+        for example in template("answer_example").split("\n===\n"):  # worked turns: question, then answer
+            shown, reply = example.split("\n---\n", 1)
+            messages += [{"role": "user", "content": shown.strip()}, {"role": "assistant", "content": reply.strip()}]
+        messages.append({"role": "user", "content": lead + render("answer_chat", sources=listed,
+                                                                  question=question.strip()).strip()})
         return "", messages, template("answer_example")
     prompt = lead + render("answer", sources=listed, question=question.strip()).rstrip()
     return prompt, None, template("answer")
