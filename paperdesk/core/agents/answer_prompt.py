@@ -31,14 +31,15 @@ def sources(hits: Sequence["Hit"], passages: Sequence[str]) -> str:
                      for n, (h, p) in enumerate(zip(hits, passages), start=1))
 
 
-def build(chat: bool, hits: Sequence["Hit"], passages: Sequence[str], question: str, dialogue: str = ""
-          ) -> tuple[str, list[dict[str, str]] | None, str]:
-    """(completion prompt, chat messages or None, the worked examples' text)."""
+def build(chat: bool, hits: Sequence["Hit"], passages: Sequence[str], question: str, dialogue: str = "",
+          turns: int = 2) -> tuple[str, list[dict[str, str]] | None, str]:
+    """(completion prompt, chat messages or None, the worked examples' text); a chat prompt has the first
+    `turns` worked turns."""
     listed = sources(hits, passages)
     lead = f"{dialogue.strip()}\n\n" if dialogue.strip() else ""
     if chat:
         messages = [{"role": "system", "content": template("answer_system").strip()}]
-        for example in template("answer_example").split("\n===\n"):  # worked turns: question, then answer
+        for example in template("answer_example").split("\n===\n")[:turns]:  # worked turns: question, answer
             shown, reply = example.split("\n---\n", 1)
             messages += [{"role": "user", "content": shown.strip()}, {"role": "assistant", "content": reply.strip()}]
         messages.append({"role": "user", "content": lead + render("answer_chat", sources=listed,

@@ -203,7 +203,8 @@ def _sentence_scores(question: str, qvec: np.ndarray, sentences: Sequence[str], 
 SECOND_MARGIN = 0.15  # a sentence this close to the best one's score joins the window, even when not beside it
 
 
-def window(sentences: Sequence[str], scores: np.ndarray, words: int, also: int | None = None) -> str:
+def window(sentences: Sequence[str], scores: np.ndarray, words: int, also: int | None = None,
+           extras: bool = True) -> str:
     """The best sentence with its neighbours (before, then after) while they fit in `words`; and, up to half
     as many words again, sentence `also` (the best of those stating the kind of fact asked for) and the other
     sentences that score nearly as well, each after a gap mark "…"."""
@@ -221,6 +222,8 @@ def window(sentences: Sequence[str], scores: np.ndarray, words: int, also: int |
             break
     if size > words * 1.5:  # one sentence longer than the window: its first words
         return " ".join(" ".join(sentences[lo:hi + 1]).split()[:int(words * 1.5)])
+    if not extras:  # the best sentence and its neighbours only
+        return " ".join(sentences[lo:hi + 1])
     chosen = set(range(lo, hi + 1))
     room = words // 2
     close = [j for j in sorted(range(len(sentences)), key=lambda j: -scores[j])
@@ -279,8 +282,10 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
     return [pool[i] for _, i, _ in chosen], [text for _, _, text in chosen]
 
 
-def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Sequence[str], words: int) -> list[str]:
-    """Each passage's evidence window for `question`, in the given order (nothing filtered)."""
+def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Sequence[str], words: int,
+            extras: bool = True) -> list[str]:
+    """Each passage's evidence window for `question`, in the given order (nothing filtered); without `extras`,
+    only the best sentence and its neighbours (no second sentence after a gap)."""
     per_hit = [evidence_sentences(t) or [" ".join(t.split())] for t in texts]
     flat = [s for sentences in per_hit for s in sentences]
     if not flat:
@@ -291,7 +296,7 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
     out, at = [], 0
     for sentences in per_hit:
         scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights)
-        out.append(window(sentences, scores, words, typed))
+        out.append(window(sentences, scores, words, typed, extras))
         at += len(sentences)
     return out
 

@@ -152,9 +152,12 @@ class Teacher:
             return TeacherAnswer(text, [], [], 0.0, own_paper=paper_id, not_found=True)
         encode = self.library.embedder.encode
         texts = [s.text for s in sources]
-        passages = windows(self.library, question, sources, texts, EVIDENCE_WORDS)
+        # One worked turn and plain windows: a discussion's ten turns share the cores, and its page grounding
+        # (truthful.py) was measured with these prompts.
+        passages = windows(self.library, question, sources, texts, EVIDENCE_WORDS, extras=False)
         shown = [SimpleNamespace(title=_title(s, paper_id), page_start=s.page or 1) for s in sources]
-        prompt, messages, examples = answer_prompt.build(bool(self.backend.chat_template), shown, passages, question)
+        prompt, messages, examples = answer_prompt.build(bool(self.backend.chat_template), shown, passages, question,
+                                                         turns=1)
         options = {"max_tokens": self.answer_tokens, "stop": STOPS, "temperature": 0.2, "seed": 1,
                    "repeat_penalty": 1.15}
         request = (GenerationRequest(messages=messages, **options) if messages
