@@ -76,7 +76,7 @@ _LENGTH_Q = re.compile(r"\bhow (long|short)\b|\blengths?\b", re.I)
 _LENGTH = re.compile(rf"\b{_NUMBER}(?:\s(?:or|to|-)\s{_NUMBER})?\s?(?:words?|sentences?|tokens?|pages?|characters?|"
                      r"paragraphs?|lines?|seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b", re.I)
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[\w-]+\s+){0,2}?[\w-]+?)(?:\s+(?:did|do|does|were|was|are|is|has|have|"
-                       r"took|take|in|of|are|for|per|does)\b|[?,.]|$)", re.I)
+                       r"took|take|in|of|for|per)\b|[?,.]|$)", re.I)
 
 
 def about_citations(question: str) -> bool:
