@@ -165,6 +165,7 @@ def write(
         prompt, messages, examples, lead = prompt_for(len(hits))
     full_texts = texts
     reject = scaffolding_check(examples)
+    cite_labels = answer_prompt.label_citer(hits)  # "(PaperMage, p. 4)" -> "[1]"
     failures: list[str] = []
     dropped: list[Dropped] = []
     leaks = recited = 0
@@ -174,7 +175,7 @@ def write(
         request = (GenerationRequest(messages=messages, max_tokens=max_tokens, stop=STOPS, **options) if messages
                    else make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, **options))
         # Only sentences whose facts the passages state reach the reader, as they stream and as stored.
-        gate = FactGate(full_texts, question, on_token, reject, rewrite=answer_prompt.label_citer(hits))
+        gate = FactGate(full_texts, question, on_token, reject, rewrite=cite_labels)
         result = generate(backend, request, on_token=_after_lead(lead, gate.feed) if lead else gate.feed,
                           cancel=cancel)
         shown = gate.close()

@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from paperdesk.core.agents import quality
+from paperdesk.core.agents.fact_gate import unstated
 from paperdesk.core.agents.quality import unsupported_numbers
 
 SOURCE_REF = re.compile(r"\s?\[(\d{1,2})\]")
@@ -170,8 +171,6 @@ def anchored(sentence: str, passage: str) -> bool:
     """The sentence states facts (numbers, names) and the passage states them all, sharing its words; or it is
     a bare answer of a few words ("pdfplumber") the passage holds. Support that holds even when the sentence
     is far from the passage in meaning ("sciSpaCy and PySBD")."""
-    from paperdesk.core.agents.fact_gate import unstated
-
     words = re.findall(r"[a-z][a-z0-9-]{3,}", SOURCE_REF.sub(" ", sentence).lower())
     if 1 <= len(words) <= 3 and len(sentence.split()) <= 6:
         held = set(re.findall(r"[a-z][a-z0-9-]{3,}", passage.lower()))
