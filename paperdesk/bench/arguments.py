@@ -75,7 +75,9 @@ def add_parser(sub: Any) -> None:
                                                        "input", "rebuild", "copied", "dispatch"))
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("qa", help="paper-QA: correct answers, on-target citations, answer time, per model")
-    p.add_argument("--questions", required=True, type=Path, help="JSON Lines of questions (see tests/fixtures/qa_dev.jsonl)")
+    p.add_argument("--questions", type=Path, help="JSON Lines of questions (see tests/fixtures/qa_dev.jsonl)")
+    p.add_argument("--split", choices=("tune", "check"),
+                   help="the held-out set's half, against one library of all 30 papers (check: totals only)")
     p.add_argument("--papers", type=Path, help="folder of the questions' PDFs (default: papers/ beside the file)")
     p.add_argument("--models", help="comma-separated GGUF paths (or model names) to compare; default: the configured one")
     p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the set")

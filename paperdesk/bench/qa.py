@@ -16,6 +16,12 @@ Per question: correct (every regex matches), on target (a cited passage of
 that paper spans a supporting page), time. Per model: accuracy, on-target
 share, median time, side by side in one run.
 
+With --split tune|check the questions are the held-out set's (bench/qa_split.py): the fixture
+questions, bench/data/papers-more's, and one `absent` question a paper (no paper answers it: correct means
+the answer says so and states no figure as the answer), all asked against one library of the 30 papers.
+Totals come per kind and per paper; the check half prints nothing else, so it cannot be tuned on. Every
+shown answer is also checked for a run of six words copied from a prompt template (`leaked`).
+
 With --evidence no model runs: each question's evidence (the passages and
 windows the writer would read) is checked instead: does it hold the answer
 (every regex matches the windows together), and does a window on a supporting
@@ -41,6 +47,13 @@ from paperdesk.core.config import Settings
 from paperdesk.core.errors import PaperdeskError
 
 MARKER = re.compile(r"\s?\[\d{1,2}\]")
+ABSENT = "absent"
+# what an answer that says the papers do not hold the answer starts with
+SAYS_NOT_FOUND = re.compile(
+    r"\b(?:not (?:found|stated|given|reported|mentioned|covered|answered) (?:in|by)|not in) (?:your |these |the |any )?"
+    r"(?:papers?|passages?|library|sources?)\b|\bnothing in your library\b|"
+    r"\b(?:no|none of the) (?:paper|passage|source)s? (?:in your library |here )?(?:answers|states|gives|reports)\b",
+    re.I)
 
 
 class QuestionFileError(PaperdeskError):
@@ -78,8 +91,12 @@ def load_questions(path: Path) -> list[Question]:
         missing = [k for k in ("paper", "question", "answer", "pages") if k not in row]
         if missing:
             raise QuestionFileError(f"{where}: missing {', '.join(missing)}")
+        kind = str(row.get("kind", ""))
         answer = [row["answer"]] if isinstance(row["answer"], str) else row["answer"]
-        if not answer or not all(isinstance(a, str) and a for a in answer):
+        if kind == ABSENT:  # no paper answers it: no regexes, no pages
+            if answer or row["pages"]:
+                raise QuestionFileError(f"{where}: an absent question has no answer regexes and no pages")
+        elif not answer or not all(isinstance(a, str) and a for a in answer):
             raise QuestionFileError(f"{where}: answer must be a regex or a non-empty list of regexes")
         for pattern in answer:
             try:
@@ -87,7 +104,7 @@ def load_questions(path: Path) -> list[Question]:
             except re.error as exc:
                 raise QuestionFileError(f"{where}: bad regex {pattern!r} ({exc})") from None
         pages = row["pages"]
-        if not pages or not all(isinstance(p, int) and p >= 1 for p in pages):
+        if kind != ABSENT and not pages or not all(isinstance(p, int) and p >= 1 for p in pages):
             raise QuestionFileError(f"{where}: pages must be a non-empty list of page numbers (from 1)")
         if not str(row["question"]).strip():
             raise QuestionFileError(f"{where}: empty question")
@@ -96,14 +113,35 @@ def load_questions(path: Path) -> list[Question]:
             raise QuestionFileError(f"{where}: id {qid} is used twice")
         seen.add(qid)
         out.append(Question(qid, str(row["paper"]), str(row["question"]).strip(), tuple(answer),
-                            tuple(pages), str(row.get("kind", ""))))
+                            tuple(pages), kind))
     if not out:
         raise QuestionFileError(f"{path.name}: no questions")
     return out
 
 
+def says_not_found(text: str) -> bool:
+    """The answer opens by saying the papers do not hold it (its first sentence, or what comes before a quote)."""
+    head = re.split(r"(?<=[.:;])\s", " ".join(MARKER.sub("", text).split()), maxsplit=1)[0]
+    return bool(SAYS_NOT_FOUND.search(head))
+
+
+def honest(text: str) -> bool:
+    """For an absent question: the answer says the papers do not hold it and gives no figure as the answer
+    (the passages it quotes after saying so are context, not the answer)."""
+    if not says_not_found(text):
+        return False
+    head = re.split(r"(?<=[.:;])\s", " ".join(MARKER.sub("", text).split()), maxsplit=1)[0]
+    return not re.search(r"\d", head)
+
+
 def is_correct(text: str, question: Question) -> bool:
-    """Every regex of the question matches the answer (citation markers removed, case-insensitive)."""
+    """Every regex of the question matches the answer (citation markers removed, case-insensitive), and the
+    answer does not say the papers lack it (a not-found answer quoting a passage that happens to hold the
+    figure is not an answer); an absent question's answer is correct when it is honest."""
+    if question.kind == ABSENT:
+        return honest(text)
+    if says_not_found(text):
+        return False
     plain = MARKER.sub("", text)
     return all(re.search(p, plain, re.IGNORECASE) for p in question.answer)
 
@@ -120,22 +158,58 @@ def on_target(citations: list[dict[str, Any]], paper_id: str, pages: tuple[int, 
 
 def score(result: dict[str, Any], question: Question, paper_id: str) -> dict[str, Any]:
     """One question's row from an `ask --json` result (text, citations, hits, timings)."""
+    from paperdesk.core.prompt_leaks import leaks
+
     spans = {h["chunk_id"]: h.get("page_end", h.get("page_start")) for h in result.get("hits", [])}
     cited = [{**c, "page_end": spans.get(c.get("chunk_id"), c.get("page"))} for c in result.get("citations", [])]
-    return {"id": question.id, "correct": is_correct(result.get("text", ""), question),
-            "on_target": on_target(cited, paper_id, question.pages),
+    text = result.get("text", "")
+    return {"id": question.id, "kind": question.kind, "paper": question.paper,
+            "correct": is_correct(text, question),
+            "on_target": question.kind != ABSENT and on_target(cited, paper_id, question.pages),
+            "not_found": says_not_found(text), "leaked": leaks(text),
             "cited_pages": sorted({c["page"] for c in cited if c.get("paper_id") == paper_id}),
             "time_s": round(result.get("timings", {}).get("total_s", 0.0), 2),
             "text": " ".join(result.get("text", "").split())}
 
 
 def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Correct over all rows; on-target citations over the answerable ones; honest over the absent ones."""
     n = len(rows) or 1
+    answerable = [r for r in rows if r.get("kind") != ABSENT]
+    absent = [r for r in rows if r.get("kind") == ABSENT]
+    m = len(answerable) or 1
     return {"questions": len(rows), "correct": sum(r["correct"] for r in rows),
             "accuracy": round(sum(r["correct"] for r in rows) / n, 3),
-            "on_target": sum(r["on_target"] for r in rows),
-            "on_target_share": round(sum(r["on_target"] for r in rows) / n, 3),
+            "answerable": len(answerable), "answerable_correct": sum(r["correct"] for r in answerable),
+            "on_target": sum(r["on_target"] for r in answerable),
+            "on_target_share": round(sum(r["on_target"] for r in answerable) / m, 3),
+            "absent": len(absent), "honest": sum(r["correct"] for r in absent),
+            "said_not_found": sum(bool(r.get("not_found")) for r in answerable),
+            "leaked": sum(bool(r.get("leaked")) for r in rows),
             "median_s": round(statistics.median([r["time_s"] for r in rows]), 2) if rows else 0.0}
+
+
+def breakdown(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
+    """totals() per value of `key` (kind, paper)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(str(row.get(key, "")), []).append(row)
+    return {name: totals(group) for name, group in sorted(groups.items())}
+
+
+def total_line(label: str, total: dict[str, Any]) -> str:
+    parts = [f"{label:40} correct {total['correct']}/{total['questions']} ({total['accuracy']:.0%})"]
+    if total["answerable"]:
+        parts.append(f"on-target citation {total['on_target']}/{total['answerable']} "
+                     f"({total['on_target_share']:.0%})")
+        if total["said_not_found"]:
+            parts.append(f"said not found {total['said_not_found']}")
+    if total["absent"]:
+        parts.append(f"absent honest {total['honest']}/{total['absent']}")
+    if total["leaked"]:
+        parts.append(f"leaked {total['leaked']}")
+    parts.append(f"median {total['median_s']:.1f} s")
+    return "   ".join(parts)
 
 
 def _library_key(pdfs: list[Path]) -> str:
@@ -180,7 +254,7 @@ def ask_json(library: Any, backend: Any, settings: Settings, question: str) -> d
     from paperdesk.core.agents.answer import answer
 
     result = answer(library, backend, question, k=settings["answer.k"], max_tokens=settings["answer.max_tokens"],
-                    memory=None, recall_k=0)
+                    memory=None, recall_k=0, select=settings["answer.select"])
     return result.to_json()
 
 
@@ -208,41 +282,86 @@ def run_evidence(args: argparse.Namespace, questions: list[Question], settings: 
 
     library = Library(settings.with_overrides(home=str(home)))
     library.embedder.model()
+    hidden = getattr(args, "split", None) == "check"
     rows = []
     for q in questions:
-        row = evidence_row(library, settings, q, ids[q.paper])
+        if q.kind == ABSENT:  # nothing to hold
+            continue
+        row = {**evidence_row(library, settings, q, ids[q.paper]), "kind": q.kind, "paper": q.paper}
         rows.append(row)
-        note(f"{q.id}: {'holds' if row['held'] else 'lacks'} the answer, "
-             f"{'on a supporting page' if row['on_target'] else 'not on a supporting page'} {row['pages']}")
+        if not hidden:
+            note(f"{q.id}: {'holds' if row['held'] else 'lacks'} the answer, "
+                 f"{'on a supporting page' if row['on_target'] else 'not on a supporting page'} {row['pages']}")
     library.close()
-    n = len(rows) or 1
-    total = {"questions": len(rows), "held": sum(r["held"] for r in rows),
-             "on_target": sum(r["on_target"] for r in rows),
-             "median_s": round(statistics.median([r["time_s"] for r in rows]), 2) if rows else 0.0}
-    line = (f"evidence holds the answer {total['held']}/{n} ({total['held'] / n:.0%})   on a supporting page "
-            f"{total['on_target']}/{n} ({total['on_target'] / n:.0%})   median {total['median_s']:.2f} s")
-    emit({"questions": str(args.questions), "library": str(home), "evidence": {"totals": total, "rows": rows}},
-         args.json, [line])
+
+    def summed(group: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"questions": len(group), "held": sum(r["held"] for r in group),
+                "on_target": sum(r["on_target"] for r in group),
+                "median_s": round(statistics.median([r["time_s"] for r in group]), 2) if group else 0.0}
+
+    def line(label: str, total: dict[str, Any]) -> str:
+        n = total["questions"] or 1
+        return (f"{label:40} evidence holds the answer {total['held']}/{total['questions']} ({total['held'] / n:.0%})"
+                f"   on a supporting page {total['on_target']}/{total['questions']} ({total['on_target'] / n:.0%})"
+                f"   median {total['median_s']:.2f} s")
+
+    total = summed(rows)
+    kinds = {k: summed([r for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})}
+    papers = {k: summed([r for r in rows if r["paper"] == k]) for k in sorted({r["paper"] for r in rows})}
+    lines = [line("all", total), *(line(f"  kind {k}", t) for k, t in kinds.items()),
+             *(line(f"  {k[:38]}", t) for k, t in papers.items())]
+    report: dict[str, Any] = {"questions": _source_names(args), "library": str(home),
+                              "evidence": {"totals": total, "kinds": kinds, "papers": papers}}
+    if not hidden:
+        report["evidence"]["rows"] = rows
+    emit(report, args.json, lines)
     return 0
+
+
+def _source_names(args: argparse.Namespace) -> str:
+    return f"split {args.split}" if getattr(args, "split", None) else str(args.questions)
+
+
+def gather(args: argparse.Namespace) -> tuple[list[Question], list[Path]]:
+    """The questions to ask and every PDF of the library they are asked against.
+
+    --split: the held-out set's half (its library is always all 30 papers); else --questions FILE, whose
+    papers are in --papers or papers/ beside it."""
+    from paperdesk.bench import qa_split
+
+    if getattr(args, "split", None):
+        questions = [q for path, _ in qa_split.SETS if path.is_file() for q in load_questions(path)
+                     if qa_split.half(q.paper) == args.split]
+        folders = qa_split.pdf_folders()
+        names = sorted(qa_split.TUNE | qa_split.CHECK)
+    else:
+        if args.questions is None:
+            raise QuestionFileError("pass --questions FILE or --split tune|check")
+        questions = load_questions(args.questions)
+        folders = [args.papers or args.questions.parent / "papers"]
+        names = sorted({q.paper for q in questions})
+    from paperdesk.bench.qa_split import find_pdf
+
+    found = {name: find_pdf(name, folders) for name in names}
+    absent = [name for name, pdf in found.items() if pdf is None]
+    if absent:
+        raise QuestionFileError(f"no PDF for {', '.join(absent)} in {', '.join(map(str, folders))}; pass --papers DIR")
+    return questions, [pdf for pdf in found.values() if pdf is not None]
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.core.library.library import Library
     from paperdesk.core.llm.factory import make_backend
 
-    questions = load_questions(args.questions)
-    paper_dir = args.papers or args.questions.parent / "papers"
-    pdfs = sorted({paper_dir / q.paper for q in questions})
-    absent = [p.name for p in pdfs if not p.is_file()]
-    if absent:
-        raise QuestionFileError(f"no PDF for {', '.join(absent)} in {paper_dir}; pass --papers DIR")
+    questions, pdfs = gather(args)
     home, ids = library_home(settings, pdfs)
     models = [m.strip() for m in (args.models or "").split(",") if m.strip()] or [""]
     if args.limit and args.limit < len(questions):  # an even spread over the set, so every paper is asked
         questions = [questions[i * len(questions) // args.limit] for i in range(args.limit)]
     if getattr(args, "evidence", False):
         return run_evidence(args, questions, settings, home, ids)
-    report: dict[str, Any] = {"questions": str(args.questions), "library": str(home), "models": []}
+    hidden = getattr(args, "split", None) == "check"  # totals only: the check half is never read question by question
+    report: dict[str, Any] = {"questions": _source_names(args), "library": str(home), "models": []}
     lines = []
     for model in models:
         # a path or a catalogue name, as llm.writer_model takes them; "" is the configured writer
@@ -254,20 +373,28 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         library.embedder.model()
         name = Path(model).name if model else "default"
         rows = []
-        for q in questions:
+        for done, q in enumerate(questions, start=1):
             start = time.perf_counter()
             result = ask_json(library, backend, model_settings, q.question)
             row = score(result, q, ids[q.paper])
             row["time_s"] = round(time.perf_counter() - start, 2)
             rows.append(row)
-            note(f"{name} {q.id}: {'correct' if row['correct'] else 'wrong'}, "
-                 f"{'on target' if row['on_target'] else 'off target'} {row['cited_pages']}, {row['time_s']} s: "
-                 f"{row['text'][:160]}")
+            if hidden:
+                note(f"{name}: {done}/{len(questions)} asked")
+            else:
+                note(f"{name} {q.id}: {'correct' if row['correct'] else 'wrong'}, "
+                     f"{'on target' if row['on_target'] else 'off target'} {row['cited_pages']}, {row['time_s']} s: "
+                     f"{row['text'][:160]}")
         library.close()
         total = totals(rows)
-        report["models"].append({"model": model or "default", "totals": total, "rows": rows})
-        lines.append(f"{name:40} correct {total['correct']}/{total['questions']} ({total['accuracy']:.0%})   "
-                     f"on-target citation {total['on_target']}/{total['questions']} ({total['on_target_share']:.0%})"
-                     f"   median {total['median_s']:.1f} s")
+        entry = {"model": model or "default", "totals": total, "kinds": breakdown(rows, "kind"),
+                 "papers": breakdown(rows, "paper")}
+        if not hidden:
+            entry["rows"] = rows
+        report["models"].append(entry)
+        lines.append(total_line(name, total))
+        lines += [total_line(f"  kind {kind}", t) for kind, t in entry["kinds"].items()]
+        if getattr(args, "split", None):
+            lines += [total_line(f"  {paper[:38]}", t) for paper, t in entry["papers"].items()]
     emit(report, args.json, lines)
     return 0

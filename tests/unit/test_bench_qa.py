@@ -78,9 +78,45 @@ def test_on_target_means_a_cited_passage_of_that_paper_spans_a_supporting_page()
 
 def test_totals() -> None:
     rows = [{"correct": True, "on_target": True, "time_s": 1.0}, {"correct": False, "on_target": True, "time_s": 5.0},
-            {"correct": True, "on_target": False, "time_s": 3.0}]
-    assert totals(rows) == {"questions": 3, "correct": 2, "accuracy": 0.667, "on_target": 2,
-                            "on_target_share": 0.667, "median_s": 3.0}
+            {"correct": True, "on_target": False, "time_s": 3.0},
+            {"kind": "absent", "correct": True, "on_target": False, "time_s": 2.0, "leaked": True}]
+    assert totals(rows) == {"questions": 4, "correct": 3, "accuracy": 0.75, "answerable": 3, "answerable_correct": 2,
+                            "on_target": 2, "on_target_share": 0.667, "absent": 1, "honest": 1,
+                            "said_not_found": 0, "leaked": 1, "median_s": 2.5}
+
+
+ABSENT = Question("x-absent", "p.pdf", "How many GPUs did the study use?", (), (), "absent")
+
+
+def test_an_absent_question_has_no_regexes_and_no_pages(tmp_path: Path) -> None:
+    row = {"id": "a", "paper": "a.pdf", "kind": "absent", "question": "Q?", "answer": [], "pages": []}
+    [q] = load_questions(_write(tmp_path, row))
+    assert q.kind == "absent" and q.answer == () and q.pages == ()
+    with pytest.raises(QuestionFileError, match="no answer regexes and no pages"):
+        load_questions(_write(tmp_path, {**row, "pages": [2]}))
+
+
+def test_an_absent_answer_is_honest_only_when_it_says_so_and_gives_no_figure() -> None:
+    assert is_correct("Not found in your papers; the passages closest to the question say: It ran on 4 nodes [1].",
+                      ABSENT)
+    assert is_correct("Nothing in your library answers this; add papers on the topic and ask again.", ABSENT)
+    assert not is_correct("The study used 8 GPUs [2].", ABSENT)  # an invented, cited figure
+    assert not is_correct("The papers do not say; probably 8 GPUs.", ABSENT)  # says no, then gives a figure
+
+
+def test_a_not_found_answer_is_wrong_even_when_its_quote_holds_the_figure() -> None:
+    quoted = "Not found in your papers; the passages closest to the question say: We compare three baselines [1]."
+    assert not is_correct(quoted, QUESTION)
+    assert score({"text": quoted, "citations": [], "hits": []}, QUESTION, "P")["not_found"]
+
+
+def test_the_split_is_by_paper_and_holds_the_fixture_papers_in_tune() -> None:
+    from paperdesk.bench import qa_split
+
+    assert not qa_split.TUNE & qa_split.CHECK
+    assert len(qa_split.TUNE) == 17 and len(qa_split.CHECK) == 13
+    assert set(qa_split.FIXTURE_PAPERS) <= qa_split.TUNE
+    assert qa_split.half("r-cran-zoo__zoo.pdf") == "check" and qa_split.half("papermage.pdf") == "tune"
 
 
 def test_the_library_cache_key_reads_the_code_that_makes_passages(tmp_path: Path) -> None:
