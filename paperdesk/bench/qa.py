@@ -259,20 +259,34 @@ def ask_json(library: Any, backend: Any, settings: Settings, question: str) -> d
 
 
 def evidence_row(library: Any, settings: Settings, question: Question, paper_id: str) -> dict[str, Any]:
-    """Whether the windows `ask` would write from hold the answer, and one on a supporting page does."""
-    from paperdesk.core.agents.answer import EVIDENCE_WORDS, retrieve
+    """Whether the windows `ask` would write from hold the answer, and one on a supporting page does; and,
+    to tell where a miss happens, whether search's wider candidate pool and the chosen passages' whole
+    chunks held it (a search miss, a re-ranking miss, or a window that cut the sentence out)."""
+    from paperdesk.core.agents.answer import CANDIDATES, EVIDENCE_WORDS, relevant, retrieve
     from paperdesk.core.agents.evidence import windows
 
     start = time.perf_counter()
-    hits = retrieve(library, question.question, settings["answer.k"], memory=None, recall_k=0)
+    k = settings["answer.k"]
+    hits = retrieve(library, question.question, k, memory=None, recall_k=0)
     chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
-    texts = windows(library, question.question, hits, [chunks[h.chunk_id].text for h in hits], EVIDENCE_WORDS)
+    full = [chunks[h.chunk_id].text for h in hits]
+    if settings["answer.select"]:  # what the writer picks the answer's sentences from
+        from paperdesk.core.agents.answer_selected import evidence_for
+
+        texts = evidence_for(library, question.question, hits, full)
+    else:
+        texts = windows(library, question.question, hits, full, EVIDENCE_WORDS)
+    elapsed = time.perf_counter() - start
     held = is_correct(" ".join(texts), question)
     placed = any(h.paper_id == paper_id and any(h.page_start <= p <= h.page_end for p in question.pages)
                  and is_correct(t, question) for h, t in zip(hits, texts))
+    pool = relevant(library.search(question.question, k=max(3 * k, CANDIDATES)))
+    pool_chunks = library.store.chunks_by_ids([h.chunk_id for h in pool])
+    in_pool = any(h.paper_id == paper_id and is_correct(pool_chunks[h.chunk_id].text, question) for h in pool)
     return {"id": question.id, "held": held, "on_target": placed,
+            "in_chunks": any(is_correct(t, question) for t in full), "in_pool": in_pool,
             "pages": [h.page_start for h in hits if h.paper_id == paper_id],
-            "time_s": round(time.perf_counter() - start, 2),
+            "time_s": round(elapsed, 2),
             "windows": [f"p.{h.page_start} {t}" for h, t in zip(hits, texts)]}
 
 
@@ -290,19 +304,23 @@ def run_evidence(args: argparse.Namespace, questions: list[Question], settings: 
         row = {**evidence_row(library, settings, q, ids[q.paper]), "kind": q.kind, "paper": q.paper}
         rows.append(row)
         if not hidden:
-            note(f"{q.id}: {'holds' if row['held'] else 'lacks'} the answer, "
+            where = "" if row["held"] else (" (cut out of the window)" if row["in_chunks"] else
+                                            " (re-ranking dropped it)" if row["in_pool"] else " (search missed it)")
+            note(f"{q.id}: {'holds' if row['held'] else 'lacks'} the answer{where}, "
                  f"{'on a supporting page' if row['on_target'] else 'not on a supporting page'} {row['pages']}")
     library.close()
 
     def summed(group: list[dict[str, Any]]) -> dict[str, Any]:
         return {"questions": len(group), "held": sum(r["held"] for r in group),
                 "on_target": sum(r["on_target"] for r in group),
+                "in_chunks": sum(r["in_chunks"] for r in group), "in_pool": sum(r["in_pool"] for r in group),
                 "median_s": round(statistics.median([r["time_s"] for r in group]), 2) if group else 0.0}
 
     def line(label: str, total: dict[str, Any]) -> str:
         n = total["questions"] or 1
         return (f"{label:40} evidence holds the answer {total['held']}/{total['questions']} ({total['held'] / n:.0%})"
                 f"   on a supporting page {total['on_target']}/{total['questions']} ({total['on_target'] / n:.0%})"
+                f"   in the chosen chunks {total['in_chunks']}   in search's pool {total['in_pool']}"
                 f"   median {total['median_s']:.2f} s")
 
     total = summed(rows)

@@ -145,6 +145,8 @@ KEYS: tuple[Key, ...] = (
         "passages (one per section, spread over the paper) the summary takes notes on: fewer is faster"),
     Key("answer.k", int, 5, _positive, "passages a sem-search answer is written from"),
     Key("answer.max_tokens", int, 96, _positive, "an answer is one or two sentences, the answer first"),
+    Key("answer.select", bool, True,
+        hint="the writer first picks the evidence sentences that state the answer (or none), then phrases them"),
     Key("research.k", int, 8, _positive, "passages a research report is written from"),
     Key("research.max_tokens", int, 320, _positive),
     Key("memory.recall", int, 2, lambda v: v >= 0,

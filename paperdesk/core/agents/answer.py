@@ -9,8 +9,7 @@ their improved revisions, and (for now, one retrieval round) research reports.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 
 from paperdesk.core.agents.attribution import (
@@ -26,6 +25,9 @@ from paperdesk.core.agents.attribution import (
 )
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
 from paperdesk.core.agents import answer_prompt, evidence, quality
+from paperdesk.core.agents.answer_result import (NOT_FOUND, NOTHING_FOUND, STOPS, SUPPORTED_MIN, AnswerResult,
+                                                 source as _source)
+from paperdesk.core.agents.answer_selected import write_selected
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.library.library import Hit, Library
 from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
@@ -39,55 +41,12 @@ if TYPE_CHECKING:
     from paperdesk.core.memory.graph import MemoryGraph
 
 MIN_VECTOR = 0.25  # below this cosine, with no keyword match, a passage is not about the question
-NOTHING_FOUND = "Nothing in your library answers this; add papers on the topic (find, then summarize) and ask again."
 SOURCE_WORDS = 60  # words of each passage in the prompt: a small model loses the task in long prompts
+FALLBACK_NOTE = "The model gave no usable answer; the passages' sentences closest to the question are:"
 CANDIDATES = 15  # passages search proposes before they are re-ranked for the question
 EVIDENCE_WORDS = 70  # words of each evidence window (its best sentence and neighbours) in the prompt
 LEAD = "The passages show that"
-NOT_FOUND = "Not found in your papers; the passages closest to the question say:"
-SUPPORTED_MIN = 0.5  # share of an answer's sentences a passage must support, else it is not shown as the answer
-FALLBACK_NOTE = "The model gave no usable answer; the passages' sentences closest to the question are:"
 RETRY = {"temperature": 0.7, "seed": 1001, "repeat_penalty": 1.3}  # the second attempt's sampling
-STOPS = ["\nQ:", "\nQuestion:", "\nSource ", "\nSources:", "\nPassages:", "\nResearch question:", "\n\n",
-         "\nAnswer:", "\n["]
-
-
-@dataclass
-class AnswerResult:
-    text: str
-    citations: list[dict[str, Any]]  # the sources the text cites
-    hits: list[Hit]
-    cancelled: bool
-    timings: dict[str, float] = field(default_factory=dict)
-    removed_citations: list[int] = field(default_factory=list)  # the model's [n] that its source does not support
-    fallback: bool = False  # the text quotes the passages because the model's was unusable
-    regenerated: bool = False  # the first text failed the quality gate and was written again
-    leaks_removed: int = 0  # sentences that echoed the prompt's scaffolding
-    numbers_flagged: list[str] = field(default_factory=list)  # sentences whose numbers no cited passage states
-    gate_failures: list[str] = field(default_factory=list)  # why the quality gate failed an attempt
-    dropped: list[str] = field(default_factory=list)  # sentences withheld: facts their passages do not state
-    not_found: bool = False  # too little was supported: the text says so and quotes the closest passages
-    recited: int = 0  # sentences whose [n] was moved to the passage that states their facts
-
-    def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "citations": self.citations, "hits": [h.to_json() for h in self.hits],
-                "grounding": {"removed": len(self.removed_citations), "extractive": self.fallback,
-                              "regenerated": self.regenerated, "leaks_removed": self.leaks_removed,
-                              "numbers_flagged": len(self.numbers_flagged), "failures": self.gate_failures,
-                              "dropped": self.dropped, "not_found": self.not_found, "recited": self.recited},
-                "timings": {k: round(v, 3) for k, v in self.timings.items()}}
-
-    @property
-    def sources(self) -> list[dict[str, Any]]:
-        """Every passage the text was written from, numbered as cited, with `cited` marked."""
-        cited = {c["n"] for c in self.citations}
-        return [{**_source(n, h), "cited": n in cited} for n, h in enumerate(self.hits, start=1)]
-
-    @property
-    def cited_papers(self) -> list[str]:
-        """Paper ids the text cites, in order; all source papers when it cites none."""
-        cited = [c["paper_id"] for c in self.citations] or [h.paper_id for h in self.hits]
-        return list(dict.fromkeys(cited))
 
 
 def relevant(hits: list[Hit]) -> list[Hit]:
@@ -122,6 +81,7 @@ def write(
     max_tokens: int = 160,
     dialogue: str = "",
     note: ProgressCallback | None = None,
+    select: bool = True,
     **values: str,
 ) -> AnswerResult:
     """Generate text from `hits` with prompt `template`, then ground it: every [n] checked, sentences attributed.
@@ -130,7 +90,13 @@ def write(
     models continue a started sentence far more reliably than they fill an empty slot.
     When the model's text is unusable, the answer quotes the passages instead and says so.
     A second attempt is announced through `note` (the status line); `on_token` gets only the answer's text.
+    An answer (template "answer") with `select` picks its evidence sentences first (answer_selected.py), on
+    a backend that can be held to a list of numbers (a JSON grammar).
     """
+    if template == "answer" and select and hits and backend.capabilities.json_schema:
+        picked = write_selected(library, backend, question, hits, on_token, cancel, max_tokens, note, dialogue)
+        if picked is not None:  # None: the backend's reply was not a list of numbers; answer directly below
+            return picked
     start = time.perf_counter()
     if not hits:
         if on_token is not None:
@@ -228,13 +194,14 @@ def answer(
     memory: "MemoryGraph | None" = None,
     recall_k: int = 2,
     note: ProgressCallback | None = None,
+    select: bool = True,
 ) -> AnswerResult:
     """Search (the library, and the pages `memory` recalls), then answer citing the passages found."""
     start = time.perf_counter()
     hits = retrieve(library, question, k, memory=memory, recall_k=recall_k)
     search_s = time.perf_counter() - start
     result = write(library, backend, question, hits, on_token=on_token, cancel=cancel, max_tokens=max_tokens,
-                   note=note)
+                   note=note, select=select)
     result.timings["search_s"] = search_s
     result.timings["first_token_s"] = result.timings.get("first_token_s", 0.0) + search_s
     result.timings["total_s"] = time.perf_counter() - start
@@ -281,8 +248,3 @@ def _short(title: str) -> str:
     """The part of a title before its colon: what a reader would call the paper."""
     head = title.split(":", 1)[0].strip()
     return head if 3 <= len(head) <= 60 else " ".join(title.split()[:6])
-
-
-def _source(n: int, hit: Hit) -> dict[str, Any]:
-    return {"n": n, "paper_id": hit.paper_id, "title": hit.title, "page": hit.page_start, "chunk_id": hit.chunk_id,
-            "quote": hit.snippet.replace("**", ""), **({"via": hit.via} if hit.via else {})}

@@ -301,6 +301,44 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
     return out
 
 
+PASSAGE_RANK = 0.02  # in `reading`, a later passage's sentence must fit this much better per rank to come first
+
+
+def reading(library: "Library", question: str, hits: Sequence["Hit"], texts: Sequence[str], words: int
+            ) -> list[str]:
+    """What the writer reads of each passage when it picks the answer's sentences: the best-fitting sentences
+    over all the passages together (the earlier passages slightly preferred) until `words` are taken, each
+    passage's in its own order with "…" for a gap. A fixed window per passage cuts out the sentence that
+    states the fact as often as not; one shared budget goes where the fitting sentences are."""
+    per_hit = [evidence_sentences(t) or [" ".join(t.split())] for t in texts]
+    flat = [s for sentences in per_hit for s in sentences]
+    if not flat:
+        return ["" for _ in texts]
+    qvec = library.embedder.encode_query(question)
+    vectors = library.embedder.encode(flat)
+    weights = word_weights(question, flat)
+    scores, _ = _sentence_scores(question, qvec, flat, vectors, weights)
+    owner = np.array([i for i, sentences in enumerate(per_hit) for _ in sentences])
+    chosen: set[int] = set()
+    size = 0
+    for j in np.argsort(-(scores - PASSAGE_RANK * owner), kind="stable"):
+        length = len(flat[j].split())
+        if size + length <= words:
+            chosen.add(int(j))
+            size += length
+    out, at = [], 0
+    for sentences in per_hit:
+        parts: list[str] = []
+        for k in range(len(sentences)):
+            if at + k in chosen:
+                if parts and at + k - 1 not in chosen:
+                    parts.append("…")
+                parts.append(sentences[k])
+        out.append(" ".join(parts))
+        at += len(sentences)
+    return out
+
+
 def role_candidates(library: "Library", question: str, hits: Sequence["Hit"], papers: int = 2) -> list["Hit"]:
     """Chunks of the sections a question of this kind wants ("what problem": abstract, introduction), from
     the papers of the first `papers` hits, that search did not propose; scored 0 (re-ranking judges them)."""

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from paperdesk.core import prompt_leaks
 from paperdesk.core.agents.citations import CITATION
 
 LOOP_N = 4  # a phrase of this many words said twice in one section is a loop
@@ -95,8 +96,9 @@ def split_sentences(text: str) -> list[str]:
 
 
 def leaks(sentence: str) -> bool:
-    """The sentence echoes the prompt's scaffolding ("citing pages like [p. 3", "A reader asked: ...")."""
-    return bool(_LEAK.search(CITATION.sub("", sentence).strip(" -*•")))
+    """The sentence echoes the prompt: its scaffolding ("citing pages like [p. 3", "A reader asked: ...") or a
+    run of six words of a prompt template (a copied worked example)."""
+    return bool(_LEAK.search(CITATION.sub("", sentence).strip(" -*•"))) or prompt_leaks.leaks(sentence)
 
 
 def remove_leaks(text: str) -> tuple[str, int]:
@@ -108,7 +110,7 @@ def remove_leaks(text: str) -> tuple[str, int]:
         kept: list[str] = []
         for sentence in split_sentences(line):
             body = CITATION.sub("", sentence).strip(" -*•")
-            if _LEAK.search(body) or (after_leak and body.endswith("?")):
+            if leaks(body) or (after_leak and body.endswith("?")):
                 removed += 1
                 after_leak = True
                 continue

@@ -104,7 +104,7 @@ class SentenceGate:
         body = debris(body)
         if not quality.words(body) or _UNFINISHED.search(_MARKERS.sub(" ", body).rstrip(" .")):
             return
-        if quality._LEAK.search(body) or (self._after_leak and body.endswith("?")):
+        if quality.leaks(body) or (self._after_leak and body.endswith("?")):
             self.leaks += 1
             self._after_leak = True
             return

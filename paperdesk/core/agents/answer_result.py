@@ -1,0 +1,58 @@
+"""What an answer is: its text, the passages it cites, and how its grounding went; and the answer's fixed
+texts (nothing found, not found) and stop strings, shared by the ways an answer is written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperdesk.core.library.library import Hit
+
+NOTHING_FOUND = "Nothing in your library answers this; add papers on the topic (find, then summarize) and ask again."
+NOT_FOUND = "Not found in your papers; the passages closest to the question say:"
+SUPPORTED_MIN = 0.5  # share of an answer's sentences a passage must support, else it is not shown as the answer
+STOPS = ["\nQ:", "\nQuestion:", "\nSource ", "\nSources:", "\nPassages:", "\nResearch question:", "\n\n",
+         "\nAnswer:", "\n["]
+
+
+@dataclass
+class AnswerResult:
+    text: str
+    citations: list[dict[str, Any]]  # the sources the text cites
+    hits: list[Hit]
+    cancelled: bool
+    timings: dict[str, float] = field(default_factory=dict)
+    removed_citations: list[int] = field(default_factory=list)  # the model's [n] that its source does not support
+    fallback: bool = False  # the text quotes the passages because the model's was unusable
+    regenerated: bool = False  # the first text failed the quality gate and was written again
+    leaks_removed: int = 0  # sentences that echoed the prompt's scaffolding
+    numbers_flagged: list[str] = field(default_factory=list)  # sentences whose numbers no cited passage states
+    gate_failures: list[str] = field(default_factory=list)  # why the quality gate failed an attempt
+    dropped: list[str] = field(default_factory=list)  # sentences withheld: facts their passages do not state
+    not_found: bool = False  # too little was supported: the text says so and quotes the closest passages
+    recited: int = 0  # sentences whose [n] was moved to the passage that states their facts
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "citations": self.citations, "hits": [h.to_json() for h in self.hits],
+                "grounding": {"removed": len(self.removed_citations), "extractive": self.fallback,
+                              "regenerated": self.regenerated, "leaks_removed": self.leaks_removed,
+                              "numbers_flagged": len(self.numbers_flagged), "failures": self.gate_failures,
+                              "dropped": self.dropped, "not_found": self.not_found, "recited": self.recited},
+                "timings": {k: round(v, 3) for k, v in self.timings.items()}}
+
+    @property
+    def sources(self) -> list[dict[str, Any]]:
+        """Every passage the text was written from, numbered as cited, with `cited` marked."""
+        cited = {c["n"] for c in self.citations}
+        return [{**source(n, h), "cited": n in cited} for n, h in enumerate(self.hits, start=1)]
+
+    @property
+    def cited_papers(self) -> list[str]:
+        """Paper ids the text cites, in order; all source papers when it cites none."""
+        cited = [c["paper_id"] for c in self.citations] or [h.paper_id for h in self.hits]
+        return list(dict.fromkeys(cited))
+
+
+def source(n: int, hit: Hit) -> dict[str, Any]:
+    return {"n": n, "paper_id": hit.paper_id, "title": hit.title, "page": hit.page_start, "chunk_id": hit.chunk_id,
+            "quote": hit.snippet.replace("**", ""), **({"via": hit.via} if hit.via else {})}
