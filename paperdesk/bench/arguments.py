@@ -34,6 +34,8 @@ def add_parser(sub: Any) -> None:
     p = bench_sub.add_parser("summaries", help="summaries of the 4 fixture papers (or the PDFs given), every "
                                                "sentence checked on the page it cites")
     p.add_argument("files", type=Path, nargs="*")
+    p.add_argument("--set", choices=("fixtures", "more"), default="fixtures",
+                   help="more: six held-out papers (three of each half of bench qa's split) instead of the fixtures")
     p.add_argument("--writer", help="catalogue name or GGUF path of the writer (default: the configured one)")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("startup", help="time to the first painted screen and to models ready, vs raw libraries")

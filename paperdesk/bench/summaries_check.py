@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from paperdesk.bench.common import emit, note, timed
+from paperdesk.bench import summary_figures
 from paperdesk.bench.discuss_check import sentence_supported
 from paperdesk.core.agents import quality
 from paperdesk.core.agents.citations import CITATION
@@ -26,6 +27,21 @@ from paperdesk.core.config import Settings
 from paperdesk.core.library.library import Library
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "papers"
+MORE = Path(__file__).resolve().parents[2] / "bench" / "data" / "papers-more" / "papers"
+# `--set more`: six held-out papers, three from each half of bench qa's split (qa_split.py)
+MORE_SET = ("grobid-client-python__0046d83a-edd6-4631-b57c-755cdcce8b7f.pdf",  # tune: FES hand opening
+            "papers-cli__bg-8-515-2011.pdf",  # tune: ice-edge blooms
+            "mmda__test_doc_sha_d0450478c38dda61f9943f417ab9fcdb2ebeae0a.pdf",  # tune: smart cities
+            "refextract__2110.02751.pdf",  # check: nuclear recoils
+            "refextract__1707.04066v1.pdf",  # check: near-Earth objects
+            "r-cran-vcd__residual-shadings.pdf")  # check: residual-based shadings
+
+
+def abstract_of(library: Library, paper_id: str) -> str:
+    """The paper's abstract: its chunks of an abstract section, else the first page's text."""
+    chunks = library.store.chunks_of(paper_id)
+    named = [c.text for c in chunks if "abstract" in c.section.lower()]
+    return " ".join(named) if named else (library.store.page_text(paper_id, 1) or "")
 
 
 def shown_sentences(text: str) -> list[str]:
@@ -41,7 +57,10 @@ def shown_sentences(text: str) -> list[str]:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    files: Sequence[Path] = args.files or sorted(FIXTURES.glob("*.pdf"))
+    if getattr(args, "set", None) == "more":
+        files: Sequence[Path] = [MORE / name for name in MORE_SET]
+    else:
+        files = args.files or sorted(FIXTURES.glob("*.pdf"))
     if args.writer:
         settings = settings.with_overrides(**{"llm.model_path": "", "llm.writer_model": args.writer})
     load_before = os.getloadavg()
@@ -63,16 +82,22 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             sentences = shown_sentences(result.text)
             page = lambda pid, p: library.store.page_text(pid, p) or ""  # noqa: E731
             bad = [s for s in sentences if not sentence_supported(s, paper.id, page)]
+            covered, wanted = summary_figures.coverage(abstract_of(library, paper.id), sentences,
+                                                       lambda p, pid=paper.id: page(pid, p))
             g = result.grounding
             rows.append({"paper": paper.id, "title": paper.title[:60], "seconds": round(seconds, 1),
                          "sentences": len(sentences), "cited": sum(bool(CITATION.search(s)) for s in sentences),
                          "unsupported": len(bad), "unsupported_sentences": bad,
                          "extractive_sections": g.extractive_sections, "model_sentences": g.kept,
-                         "generated": g.generated, "text": result.text})
+                         "generated": g.generated, "text": result.text,
+                         "leaked": sum(summary_figures.leaked(s) for s in sentences),
+                         "generic": sum(summary_figures.generic(s, paper.title) for s in sentences),
+                         "abstract_figures": wanted, "figures_covered": covered})
             note(f"{paper.id}: {seconds:.1f} s, {len(sentences)} sentences, {len(bad)} unsupported by the check")
         library.close()
     load_after = os.getloadavg()
-    keys = ("seconds", "sentences", "cited", "unsupported", "model_sentences", "generated")
+    keys = ("seconds", "sentences", "cited", "unsupported", "model_sentences", "generated", "leaked", "generic",
+            "abstract_figures", "figures_covered")
     total = {k: round(sum(r[k] for r in rows), 1) for k in keys}
     report = {"writer": writer, "cores": os.cpu_count(), "ingest_s": round(ingest_s, 1),
               "model_load_s": round(load_s, 1), "papers": rows, "totals": total,
@@ -80,12 +105,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
               "load_average_after": [round(x, 1) for x in load_after]}
     lines = [f"{len(rows)} papers, writer {writer}, {report['cores']} cores; ingest {report['ingest_s']} s and "
              f"model load {report['model_load_s']} s (not in the times)",
-             f"{'paper':<22} {'time':>8} {'sentences':>10} {'cited':>6} {'unsupported':>12} {'model-written':>14}  "
-             f"quoted sections"]
+             f"{'paper':<22} {'time':>8} {'sentences':>10} {'cited':>6} {'unsupported':>12} {'leaked':>7} "
+             f"{'generic':>8} {'coverage':>9} {'model-written':>14}  quoted sections"]
     for r in rows + [{"paper": "total", "extractive_sections": [], **total}]:
-        lines.append(f"{r['paper']:<22} {r['seconds']:>7.1f}s {r['sentences']:>10} {r['cited']:>6} "
-                     f"{r['unsupported']:>12} {r['model_sentences']:>6}/{r['generated']:<7}  "
-                     f"{', '.join(r['extractive_sections']) or '-'}")
+        share = f"{r['figures_covered']}/{int(r['abstract_figures'])}"
+        lines.append(f"{r['paper'][:22]:<22} {r['seconds']:>7.1f}s {r['sentences']:>10} {r['cited']:>6} "
+                     f"{r['unsupported']:>12} {r['leaked']:>7} {r['generic']:>8} {share:>9} "
+                     f"{r['model_sentences']:>6}/{r['generated']:<7}  {', '.join(r['extractive_sections']) or '-'}")
     lines += [f"  unsupported ({r['paper']}): {s[:160]}" for r in rows for s in r["unsupported_sentences"]]
     lines.append(f"load average before {report['load_average_before']}, after {report['load_average_after']}")
     emit(report, args.json, lines)

@@ -58,3 +58,9 @@ def test_a_comparison_must_go_the_way_its_sentences_say():
     assert "higher" in picked_answer.direction_unstated("Irrigated plots gave higher yields [1].", stated)
     check = picked_answer.directions(["Sales rose by 4%.", "Costs fell by 2%."])
     assert check("Costs fell by 2% [2].") is None and check("Costs rose by 2% [2].")
+
+
+def test_a_picked_sentence_is_read_with_its_neighbours_from_the_same_passage():
+    found = [selection.Candidate(0, "A one."), selection.Candidate(0, "A two."), selection.Candidate(1, "B one.")]
+    assert selection.with_neighbours(found, 1) == "A one. A two."  # B one. is another passage
+    assert selection.with_neighbours(found, 2) == "B one."

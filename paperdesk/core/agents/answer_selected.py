@@ -62,10 +62,12 @@ def write_selected(library: Library, backend: Backend, question: str, hits: list
     arranged = picked_answer.arrange(picked, hits, windows)
     if note is not None:
         note(Progress("answer: phrasing the picked sentences", 2, 2, "steps"))
-    # the writer cites the candidates' numbers; a picked one stands for its passage's place in `arranged`
-    order = list(dict.fromkeys(c.hit for c in picked.sentences))
-    to_passage = {i + 1: order.index(picked.candidates[i].hit) + 1 for i in picked.picked}
-    sources = [c.text if i in picked.picked else "" for i, c in enumerate(picked.candidates)]
+    # The writer cites the candidates' numbers; each stands for its passage's place in `arranged`. The facts
+    # of a phrased sentence must be in the sentence it cites (with its neighbours); one that cites a sentence
+    # it did not pick is held to that sentence, and shown citing it, if it states them.
+    place = {h.chunk_id: n for n, h in enumerate(arranged.hits, start=1)}
+    to_passage = {i + 1: place[hits[c.hit].chunk_id] for i, c in enumerate(picked.candidates)}
+    sources = [selection.with_neighbours(picked.candidates, i) for i in range(len(picked.candidates))]
     assert picked.asked is not None
     request = selection.phrase_request(picked.asked, picked.raw, picked.picked, max_tokens, STOPS, **PHRASE)
     examples = template("select_example")
@@ -83,8 +85,7 @@ def write_selected(library: Library, backend: Backend, question: str, hits: list
     if usable(phrased, least) and not says_not_found(phrased):
         vectors = encode(arranged.texts)
         text = ground(phrased.strip(), vectors, encode, arranged.texts, arranged.texts).text
-        # a phrased sentence may only cite a picked sentence's passage
-        if supported_share(text) < SUPPORTED_MIN or any(int(n) > arranged.count for n in SOURCE_REF.findall(text)):
+        if supported_share(text) < SUPPORTED_MIN:
             text, quoted = picked_answer.quoted(arranged), True
     elif says_not_found(phrased):  # the picked sentences did not answer after all
         closest = extract(library.embedder.encode_query(question), windows, encode)

@@ -68,6 +68,13 @@ def candidates(passages: Sequence[str], limit: int = MAX_CANDIDATES) -> list[Can
     return [Candidate(i, per_hit[i][j]) for i, j in sorted(chosen)]
 
 
+def with_neighbours(found: Sequence[Candidate], i: int) -> str:
+    """Candidate i with the candidates just before and after it from the same passage: what a picked sentence
+    says often leans on its neighbour ("It is used in ..." after the sentence naming it)."""
+    near = [j for j in (i - 1, i, i + 1) if 0 <= j < len(found) and found[j].hit == found[i].hit]
+    return " ".join(found[j].text for j in near)
+
+
 def listing(hits: Sequence["Hit"], found: Sequence[Candidate]) -> str:
     """The candidates numbered [1], [2] ..., under a "(Paper, p. N)" line for each passage they come from."""
     lines: list[str] = []

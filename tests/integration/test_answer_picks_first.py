@@ -1,0 +1,86 @@
+"""An answer picks its evidence sentences before phrasing them: orchestration with a scripted stand-in.
+
+ScriptedFakeLLM is not a model (see tests/fake_llm.py): it replays the picks and phrasings a model might
+give, so what the answer does with each runs deterministically over a real library (SQLite, tantivy, the
+real embedder). Here it is declared able to follow a JSON grammar, as the local and remote backends are.
+"""
+
+import re
+
+import pytest
+
+from conftest import PAPERS
+from fake_llm import ScriptedFakeLLM
+from paperdesk.core.agents import answer as answers
+from paperdesk.core.agents import selection
+from paperdesk.core.llm.backend import Capabilities
+
+pytestmark = pytest.mark.slow
+QUESTION = "How much were the participants of the CiteSee lab study compensated?"
+
+
+class GrammarFakeLLM(ScriptedFakeLLM):
+    """A FAKE model, as ScriptedFakeLLM, whose backend claims a JSON grammar (so the answer picks first)."""
+
+    capabilities = Capabilities(streams=True, json_schema=True)
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory, embedder):
+    from library_helpers import library_with
+
+    with library_with(tmp_path_factory.mktemp("picks"), embedder, "2302.07302v1.pdf") as lib:
+        yield lib
+
+
+def candidates_for(library, question):
+    hits = answers.retrieve(library, question)
+    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
+    from paperdesk.core.agents.answer_selected import evidence_for
+
+    return hits, selection.candidates(evidence_for(library, question, hits, [chunks[h.chunk_id].text for h in hits]))
+
+
+def number_of(found, pattern):
+    return next(n for n, c in enumerate(found, start=1) if re.search(pattern, c.text))
+
+
+def test_nothing_picked_says_so_and_offers_no_figure_as_the_answer(library):
+    fake = GrammarFakeLLM(['{"answer": []}'])
+    result = answers.answer(library, fake, "How many GPUs trained the CiteSee model?", recall_k=0)
+    assert len(fake.requests) == 1 and fake.requests[0].json_schema is not None  # one call: the pick
+    assert result.not_found and result.text.startswith(answers.NOT_FOUND)
+    head = result.text[:len(answers.NOT_FOUND)]
+    assert not re.search(r"\d", head) and result.citations  # the closest sentences are still shown, cited
+
+
+def test_a_phrasing_with_a_figure_its_sentences_do_not_state_is_replaced_by_the_picked_sentence(library):
+    hits, found = candidates_for(library, QUESTION)
+    paid = number_of(found, r"\$\s?35|35 USD")
+    fake = GrammarFakeLLM([f'{{"answer": [{paid}]}}', f"Each participant was paid $50 [{paid}]."])
+    result = answers.answer(library, fake, QUESTION, recall_k=0)
+    assert "$50" not in result.text and "35" in result.text and result.fallback  # quoted, not invented
+    assert result.citations and result.citations[0]["paper_id"] == hits[0].paper_id
+    # the phrasing continued the picking conversation: its prompt is the pick's, plus the reply and one turn
+    pick, phrase = fake.requests
+    assert phrase.messages is None and phrase.prompt.startswith(pick.prompt)
+
+
+def test_a_phrasing_that_states_its_sentence_is_shown_citing_that_sentence_s_passage(library):
+    hits, found = candidates_for(library, QUESTION)
+    paid = number_of(found, r"\$\s?35|35 USD")
+    fake = GrammarFakeLLM([f'{{"answer": [{paid}]}}', f"Participants were compensated $35 USD [{paid}]."])
+    result = answers.answer(library, fake, QUESTION, recall_k=0)
+    assert not result.fallback and not result.not_found
+    assert "$35 USD" in result.text
+    assert result.hits[0].chunk_id == hits[found[paid - 1].hit].chunk_id  # the picked passage comes first
+    cited = library.store.chunks_by_ids([c["chunk_id"] for c in result.citations])
+    assert result.citations and all("35" in chunk.text for chunk in cited.values())  # a passage stating it
+
+
+def test_a_comparison_turned_around_is_not_shown(library):
+    hits, found = candidates_for(library, QUESTION)
+    paid = number_of(found, r"\$\s?35|35 USD")
+    fake = GrammarFakeLLM([f'{{"answer": [{paid}]}}', f"Participants were paid less than $35 USD [{paid}]."])
+    result = answers.answer(library, fake, QUESTION, recall_k=0)
+    assert "less than" not in result.text and result.fallback
