@@ -68,8 +68,16 @@ class WorkbenchActions:
         self.submit("help")
 
     def action_cancel(self: "PaperDeskApp") -> None:
-        """Esc: stop the running command; with nothing running, go back to the command line."""
+        """Esc: clear a typed line first; on an empty line, stop the running command; with nothing running, go
+        back to the command line."""
         if self.talk.decline():  # an "understood as" waiting for Enter/Esc: dropped, nothing runs
+            return
+        line = self.command_line.input
+        if line.value:  # the user meant the line, not the work: a second Esc (on the empty line) stops the work
+            line.value = ""
+            focus_now(line)
+            if self._busy:
+                self.command_line.say("line cleared; Esc again stops the running command", "busy")
             return
         if self._busy and self.desk is not None:
             self._pending = None

@@ -169,3 +169,24 @@ async def test_every_theme_the_picker_lists_works_with_theme(workbench):
         await settle(pilot)
         notice = wrong.theme_notices[0]
         assert "unknown theme 'nord-ish'" in notice and "textual-light" in notice and "paperdesk-light" in notice
+
+
+async def test_esc_with_text_on_the_line_clears_it_and_only_esc_on_an_empty_line_stops_the_work(workbench, arxiv):
+    app = workbench(model=False)
+    messages = []
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await settle(pilot)
+        arxiv.fail_api(3, 503, retry_after=30)  # the find waits half a minute: work that is running
+        await pilot.press(*"find expository writing", "enter")
+        await settle(pilot, until=lambda: app.busy and app.desk.busy)
+        finds = lambda: [o for o in outcomes(messages) if o.command.startswith("find")]  # noqa: E731
+        await pilot.press(*"stat", "escape")  # meant: clear what I typed
+        await settle(pilot, until=lambda: app.command_line.input.value == "")
+        await pilot.pause(0.5)
+        assert app.busy and app.desk.busy and finds() == []  # the find goes on
+        assert "Esc again stops" in message_text(app)
+        await pilot.press("f2", "colon", *"abc")  # the cleared text does not come back in front of new typing
+        assert app.command_line.input.value == "abc"
+        await pilot.press("escape", "escape")  # clear, then stop
+        await settle(pilot, until=lambda: finds() and not app.busy)
+        assert finds()[0].status == "cancelled"

@@ -82,12 +82,13 @@ def write_selected(library: Library, backend: Backend, question: str, hits: list
     least = 1 if quality.numbers(shown) or SOURCE_REF.search(shown) else 4
     phrased = drop_copied(trim_loops(quality.check(strip_echo(drop_repeats(shown)), least).text), examples)
     quoted = False
-    if usable(phrased, least) and not says_not_found(phrased):
+    declined = says_not_found(result.text)  # the raw reply: the gate drops an echoed "none of the sentences"
+    if usable(phrased, least) and not declined:
         vectors = encode(arranged.texts)
         text = ground(phrased.strip(), vectors, encode, arranged.texts, arranged.texts).text
         if supported_share(text) < SUPPORTED_MIN:
             text, quoted = picked_answer.quoted(arranged), True
-    elif says_not_found(phrased):  # the picked sentences did not answer after all
+    elif declined:  # the picked sentences did not answer after all
         closest = extract(library.embedder.encode_query(question), windows, encode)
         text = f"{NOT_FOUND} {closest}" if closest else NOTHING_FOUND
         if on_token is not None:

@@ -75,6 +75,7 @@ def renumber(text: str, to_passage: dict[int, int]) -> str:
 
 
 _NOT_FOUND = re.compile(r"\bnot (?:found|stated|given|answered|in)\b.{0,40}\b(?:sentences?|passages?|papers?)\b|"
+                        r"\bnone of the (?:sentences|passages)\b|"
                         r"\b(?:do|does) not (?:state|say|answer|mention|give|report)\b", re.I)
 
 
