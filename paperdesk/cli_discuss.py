@@ -12,6 +12,7 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion import Discussion, DiscussionResult, Event
 from paperdesk.core.library.library import Library
 from paperdesk.core.memory import Graph, MemoryGraph
+from paperdesk.core.progress import counted
 
 
 def cmd_discuss(args: argparse.Namespace, settings: Settings) -> int:
@@ -110,7 +111,7 @@ def _print_graph(graph: Graph, with_scores: bool) -> None:
             source = f"  ({o.source})" if o.source else ""
             print(f"       - {_clip(o.text)}{source}")
         if len(e.observations) > 3:
-            print(f"       ... {len(e.observations) - 3} more observation(s)")
+            print(f"       ... {counted(len(e.observations) - 3, 'more observation')}")
     names = {e.name.lower() for e in graph.entities}
     shown = [r for r in graph.relations if r.source.lower() in names or r.target.lower() in names]
     if shown:

@@ -14,6 +14,7 @@ from paperdesk.core.ids import looks_like_arxiv
 from paperdesk.core.library.library import MAX_K, Library
 from paperdesk.core.commands.paper_sources import add_source, file_source
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
+from paperdesk.core.progress import counted
 
 
 def open_library(settings: Settings) -> Library:
@@ -128,7 +129,7 @@ def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
     total = library.store.count_papers()
     pages = max(1, -(-total // per_page))
     if not 1 <= args.page <= pages:
-        raise UsageError(f"list: page {args.page} does not exist; the library has {pages} page(s)")
+        raise UsageError(f"list: page {args.page} does not exist; the library has {counted(pages, 'page')}")
     papers, total = library.list(args.page, per_page)
     options = _list_filter(args)
     if options is not None:  # filters and sorting work on the whole library, then it is paged

@@ -32,9 +32,7 @@ class ProgressLine:
         if not (new_stage or finished or now - self.last > 0.1):
             return
         self.stage, self.last = p.stage, now
-        done = amount(p.done, p.unit)
-        total = f"/{amount(p.total, p.unit)}" if p.total else ""
-        print(f"\r\033[K{p.stage}: {done}{total}", end="", file=self.stream, flush=True)
+        print(f"\r\033[K{p.stage}: {p.amount}", end="", file=self.stream, flush=True)
 
     def countdown(self, seconds_left: float, why: str) -> None:
         """A retry wait, counted down: rewritten in place on a terminal, whole seconds otherwise."""
@@ -54,12 +52,6 @@ class ProgressLine:
         if self.tty and self.stage:
             print("\r\033[K", end="", file=self.stream, flush=True)
         self.stage = ""
-
-
-def amount(n: int, unit: str) -> str:
-    if unit == "bytes":
-        return f"{n / 1e6:.1f} MB"
-    return f"{n} {unit}"
 
 
 def date(ts: float) -> str:

@@ -7,6 +7,7 @@ arrive; `render_memory` is the text face of `MemoryView`.
 from __future__ import annotations
 
 from paperdesk.core.commands.views import DiscussionProgress, MemoryView
+from paperdesk.core.progress import counted
 
 
 def discussion_text(event: DiscussionProgress) -> str:
@@ -38,7 +39,7 @@ def render_memory(view: MemoryView) -> str:
             source = f"  ({o.source})" if o.source else ""
             lines.append(f"       - {clip(o.text)}{source}")
         if len(e.observations) > 3:
-            lines.append(f"       ... {len(e.observations) - 3} more observation(s)")
+            lines.append(f"       ... {counted(len(e.observations) - 3, 'more observation')}")
     if view.relations:
         lines.append("relations:")
         lines += [f"  {r.source} --{r.type}--> {r.target}" for r in view.relations[:30]]

@@ -11,10 +11,6 @@ if TYPE_CHECKING:
     from paperdesk.core.progress import Progress
 
 
-def _amount(n: int, unit: str) -> str:
-    return f"{n / 1e6:.1f} MB" if unit == "bytes" else f"{n} {unit}"
-
-
 def token_activity(count: int, rate: float) -> str:
     """"generating 9 tokens · 4.2 tok/s"; one token has no rate yet (its time is the prompt's, not generation's)."""
     rate_part = f" · {rate:.1f} tok/s" if count > 1 else ""
@@ -43,8 +39,7 @@ class StatusBar(Static):
         self._render_bar()
 
     def progress(self, p: "Progress") -> None:
-        total = f"/{_amount(p.total, p.unit)}" if p.total else ""
-        self.set_activity(f"{p.stage} {_amount(p.done, p.unit)}{total}")
+        self.set_activity(f"{p.stage} {p.amount}")
 
     def tokens(self, count: int, rate: float) -> None:
         self.set_activity(token_activity(count, rate))

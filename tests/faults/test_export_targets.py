@@ -159,7 +159,7 @@ def test_desk_out_dash_shows_the_export_instead_of_writing_a_file(one_paper, lib
     desk = Desk(settings, embedder=embedder)
     try:
         out = desk.run("export bibtex --all --out -")
-        assert out.ok and "is below" in out.message, out.message
+        assert out.ok and "shown below" in out.message, out.message
         assert out.view is not None and out.view.lines[0].startswith("@misc{")
         assert not (tmp_path / "-").exists()
         fifo = tmp_path / "pipe"

@@ -99,7 +99,7 @@ def test_plan_edit_in_the_editor_valid_and_invalid(citesee_desk, tmp_path, monke
     monkeypatch.delenv("VISUAL", raising=False)
     code, out, err = shell(desk, "plan edit\n")
     assert code == 0, err
-    assert "plan edited: 2 change(s)" in out
+    assert "plan edited: 2 changes" in out
     assert desk.session.plan["steps"][0]["parameters"]["query"].startswith("CiteSee history")
     before = desk.session.plan
     editor.write_text("import sys\nopen(sys.argv[1], 'a').write('\\n[[steps]]\\nid = 1\\ntool = \"answer\"\\n')\n")

@@ -60,5 +60,5 @@ def test_discussion_steps_and_memory_as_text():
                       [Relation("CiteSee", "2302.07302v1", "appears in")], 1)
     text = render_memory(view)
     assert "  1. CiteSee (method)" in text and "- fact 1  (2302.07302v1, p. 1)" in text
-    assert "... 2 more observation(s)" in text and "CiteSee --appears in--> 2302.07302v1" in text
+    assert "... 2 more observations" in text and "CiteSee --appears in--> 2302.07302v1" in text
     assert render_memory(MemoryView("", [], [], 0)) == "(no memory nodes)"

@@ -97,9 +97,9 @@ def test_two_chosen_calls_run_feed_the_answer_and_show_in_the_trace(tmp_path):
 
 
 @pytest.mark.parametrize("env, limit", [
-    ({"research_max_extra_calls": "3"}, "research.max_extra_calls (3) reached: 3 extra call(s) made"),
+    ({"research_max_extra_calls": "3"}, "research.max_extra_calls (3) reached: 3 extra calls made"),
     ({"research_max_extra_calls": "9", "research_max_steps": "4"},
-     "research.max_steps (4) reached: 2 plan step(s) and 2 extra call(s)"),
+     "research.max_steps (4) reached: 2 plan steps and 2 extra calls"),
     ({"research_max_extra_calls": "9", "research_max_tokens": "100"},
      "research.max_tokens (100) leaves no room for another decision"),
 ])

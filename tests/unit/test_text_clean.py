@@ -44,3 +44,14 @@ def test_ingest_drops_the_control_characters_a_pdf_font_maps_to():
     # Tables 2 and 3 two each (too long for one); Table 1 and 6 (prose and a list, no rows) give none.
     assert len(parsed.chunks) == 75
     assert sum(not is_table_section(c.section) for c in parsed.chunks) == 66
+
+
+def test_counts_and_progress_read_as_english():
+    from paperdesk.core.progress import Progress, counted
+
+    assert [counted(1, "page"), counted(2, "page"), counted(1, "entry"), counted(3, "entry"), counted(0, "step")] \
+        == ["1 page", "2 pages", "1 entry", "3 entries", "0 steps"]
+    assert Progress("reduce", 1, 4, "sections").amount == "1/4 sections"  # not "1 sections/4 sections"
+    assert Progress("parse", 3, 1, "pages").amount == "3/1 page"
+    assert Progress("parse", 1, None, "pages").amount == "1 page"
+    assert Progress("download", 1_200_000, 5_000_000, "bytes").amount == "1.2/5.0 MB"

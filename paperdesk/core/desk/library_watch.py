@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from paperdesk.core.library import repair as library_repair
 from paperdesk.core.commands.session import ResultItem
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.desk.desk import Desk
@@ -43,7 +44,7 @@ class LibraryWatch:
         if not session.results:
             return False
         if session.results_kind == "list" and desk.state == "select-view":
-            fresh = [ResultItem.from_paper(p, f"{p.page_count} pages") for p in desk.store.list_papers()]
+            fresh = [ResultItem.from_paper(p, counted(p.page_count, "page")) for p in desk.store.list_papers()]
         else:
             fresh = [ResultItem(**{**vars(item), "in_library": desk.paper_in_library(item.id)})
                      for item in session.results]

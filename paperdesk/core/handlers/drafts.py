@@ -12,6 +12,7 @@ from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.handlers import follow_up, new_paper
 from paperdesk.core.commands.session import DraftRef, ResultItem
 from paperdesk.core.commands.views import Outcome
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.desk.desk import Desk
@@ -90,7 +91,7 @@ def _pages(pages: list[int]) -> str:
 
 def _draft_outcome(desk: "Desk", command: Command, revision: int, result: answers.AnswerResult) -> Outcome:
     cited = len(result.citations)
-    note = f"revision {revision}; cites {cited} of {len(result.hits)} source passage(s)"
+    note = f"revision {revision}; cites {cited} of {counted(len(result.hits), 'source passage')}"
     if result.cancelled:
         return Outcome(command.raw, "cancelled", f"interrupted; the partial text is kept as {note}", desk.draft_view())
     return Outcome(command.raw, "ok", note, desk.draft_view())

@@ -11,6 +11,7 @@ from paperdesk.core.db.paper_meta import clean_tag
 from paperdesk.core.library.export import (bibtex_for, default_path, is_stdout, markdown_for, summary_markdown,
                                            write_export)
 from paperdesk.core.commands.views import LinesView, Outcome
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.desk.desk import Desk
@@ -22,7 +23,7 @@ EXPORT_USAGE = "export bibtex [n|id ...|--all] [--out FILE|-] | export markdown 
 def _deliver(command: Command, out: Path | None, default: Callable[[], Path], text: str, what: str) -> Outcome:
     """Write the export to `out` (a default name when None); `--out -` shows it here instead, as stdout would."""
     if is_stdout(out):
-        return Outcome(command.raw, "ok", f"{what} is below (--out FILE saves it to a file)",
+        return Outcome(command.raw, "ok", f"{what}: shown below (--out FILE saves it to a file)",
                        LinesView(what, text.splitlines()))
     path = write_export(out or default(), text)
     return Outcome(command.raw, "ok", f"exported {what} to {path}")
@@ -68,7 +69,7 @@ def _export_bibtex(desk: "Desk", command: Command, refs: list[str], out: Path | 
         if "--all" in refs:
             raise CommandError(f"export bibtex: --all or paper numbers/ids, not both (usage: {EXPORT_USAGE})")
         papers = list({p.id: p for p in (_paper(desk, word, "export") for word in refs)}.values())
-        scope = f"{len(papers)} paper(s)"
+        scope = counted(len(papers), "paper")
     else:
         papers = [p for p in desk.store.papers_by_ids([r.id for r in desk.session.results if r.in_library]).values()]
         order = [r.id for r in desk.session.results]

@@ -18,6 +18,7 @@ from paperdesk.core.research.plan import COMPLETED, FAILED, IN_PROGRESS, SKIPPED
 from paperdesk.core.research.synthesizer import counts_line
 from paperdesk.core.commands.session import DraftRef, ResultItem
 from paperdesk.core.commands.views import AgentActed, Outcome, PlanUpdated, ProgressUpdated
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.desk.desk import Desk
@@ -58,7 +59,7 @@ def _execute(desk: "Desk", command: Command, query: str, progress: "_Progress", 
             plan = r.plan(query, _dialogue(desk), desk.cancel_token)
             plan_s = time.perf_counter() - started
         progress.plan = plan
-        desk.emit(PlanUpdated(plan_view(desk, plan), f"running {len(plan.steps)} step(s)"))
+        desk.emit(PlanUpdated(plan_view(desk, plan), f"running {counted(len(plan.steps), 'step')}"))
         result = r.run(plan, progress, desk.cancel_token, _dialogue(desk), mode=progress.mode)
         if plan_s is not None:
             result.timings["plan_s"] = plan_s

@@ -21,6 +21,7 @@ from paperdesk.core.handlers.plan_parts import (  # noqa: F401  (the faces and t
 from paperdesk.core.research import plan_edit
 from paperdesk.core.research.plan import TOOLS, Plan
 from paperdesk.core.commands.views import Outcome, PlanUpdated, PlanView
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.desk.desk import Desk
@@ -82,7 +83,7 @@ def _plan_only(desk: "Desk", command: Command) -> Outcome:
     s.selected, s.draft = None, None
     desk.transition(command, count=1, planning=True)
     desk.publish_results()
-    return Outcome(command.raw, "ok", f"plan of {len(plan.steps)} step(s), made by {plan.made_by}; {_REVIEW}",
+    return Outcome(command.raw, "ok", f"plan of {counted(len(plan.steps), 'step')}, made by {plan.made_by}; {_REVIEW}",
                    session_view(desk))
 
 
@@ -134,7 +135,7 @@ def plan_(desk: "Desk", command: Command) -> Outcome:
     if changes.empty:
         return Outcome(command.raw, "ok", "plan edit: nothing changed", session_view(desk))
     _keep(desk, command, new)
-    return Outcome(command.raw, "ok", f"plan edited: {len(changes.lines())} change(s)", session_view(desk))
+    return Outcome(command.raw, "ok", f"plan edited: {counted(len(changes.lines()), 'change')}", session_view(desk))
 
 
 def edit_problem(desk: "Desk", edited: str) -> str | None:
@@ -191,7 +192,7 @@ def step(desk: "Desk", command: Command) -> Outcome:
     else:
         raise CommandError(f"step: cannot read {command.text!r} (usage: {_STEP_USAGE}; tools: {', '.join(TOOLS)})")
     _keep(desk, command, new)
-    return Outcome(command.raw, "ok", f"step {verb}: the plan has {len(new.steps)} step(s)", session_view(desk))
+    return Outcome(command.raw, "ok", f"step {verb}: the plan has {counted(len(new.steps), 'step')}", session_view(desk))
 
 
 def _number(text: str) -> int:

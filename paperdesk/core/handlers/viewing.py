@@ -8,6 +8,7 @@ from paperdesk.core.commands.parse import Command, CommandError
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.commands.session import ResultItem
 from paperdesk.core.commands.views import PER_PAGE, DraftView, Outcome, PageView
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.desk.desk import Desk
@@ -26,7 +27,7 @@ def list_papers(desk: "Desk", command: Command) -> Outcome:
     if page > pages:
         raise CommandError(f"list: page {page} does not exist; the library has {pages} page(s) of {PER_PAGE}")
     s = desk.session
-    s.results = [ResultItem.from_paper(p, f"{p.page_count} pages") for p in papers]
+    s.results = [ResultItem.from_paper(p, counted(p.page_count, "page")) for p in papers]
     s.results_kind, s.results_query = "list", options.describe()
     s.selected, s.draft = None, None
     desk.transition(command, count=len(papers))

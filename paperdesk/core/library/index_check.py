@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from paperdesk.core.search.vectors import LAYOUT
+from paperdesk.core.progress import counted
 
 # The data dir layout, as Library creates it.
 STORE_FILE = "library.sqlite"
@@ -97,7 +98,7 @@ def check_indexes(home: Path) -> IndexCheck:
         else:
             result.keyword_docs = len(ids)
             if len(ids) != len(set(ids)):
-                result.problems.append(f"the keyword index holds {len(ids) - len(set(ids))} duplicate chunk(s)")
+                result.problems.append(f"the keyword index holds {counted(len(ids) - len(set(ids)), 'duplicate chunk')}")
             if problem := _describe("keyword", set(ids), want):
                 result.problems.append(problem)
 

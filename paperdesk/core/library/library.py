@@ -39,6 +39,7 @@ from paperdesk.core.db.store import Chunk, Paper, Store
 from paperdesk.core.library import repair
 from paperdesk.core.db.diskspace import disk_full, is_disk_full
 from paperdesk.core.db.writelock import WriterLock
+from paperdesk.core.progress import counted
 
 
 
@@ -282,7 +283,7 @@ class Library(IndexUpkeep):
             raise InvalidArgumentError(f"page {page} does not exist; pages start at 1")
         total = self.store.count_papers()
         if page > max(1, -(-total // per_page)):  # also keeps the offset inside SQLite's 64-bit integers
-            raise InvalidArgumentError(f"page {page} does not exist; the library has {max(1, -(-total // per_page))} page(s)")
+            raise InvalidArgumentError(f"page {page} does not exist; the library has {counted(max(1, -(-total // per_page)), 'page')}")
         return self.store.list_papers(per_page, (page - 1) * per_page), self.store.count_papers()
 
     def page_text(self, ref: str, page_no: int) -> tuple[Paper, str]:

@@ -31,6 +31,7 @@ from paperdesk.core.research.engine import Event, Execution, Executor, _one_line
 from paperdesk.core.research.plan import COMPLETED, FAILED, IN_PROGRESS, Plan, Step
 from paperdesk.core.research.rules import STOP
 from paperdesk.core.research.tracker import WHOLE, Tracker
+from paperdesk.core.progress import counted
 
 EXTRA_BASE = 2000  # step ids of the loop's calls: 2000 + n (the check's are 1000 + n)
 LOOP_TOOLS = ("library_search", "read_paper", "arxiv_search")
@@ -167,10 +168,10 @@ class AgentLoop:
     def _limit(self) -> str:
         """The first limit reached, named with its config key, or ''."""
         if self.calls >= self.cap:
-            return f"research.max_extra_calls ({self.cap}) reached: {self.calls} extra call(s) made"
+            return f"research.max_extra_calls ({self.cap}) reached: {counted(self.calls, 'extra call')} made"
         if len(self.plan.steps) + self.calls >= self.max_steps:
-            return (f"research.max_steps ({self.max_steps}) reached: {len(self.plan.steps)} plan step(s) and "
-                    f"{self.calls} extra call(s)")
+            return (f"research.max_steps ({self.max_steps}) reached: {counted(len(self.plan.steps), 'plan step')} and "
+                    f"{counted(self.calls, 'extra call')}")
         if self.executor.iterations_left <= 0:
             return f"research.max_iterations ({self.executor.max_iterations}) used up"
         if time.monotonic() + self.step_timeout > self.executor.deadline:
