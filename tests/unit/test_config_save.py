@@ -55,3 +55,4 @@ def test_a_symlinked_config_stays_a_link_and_its_target_is_updated(tmp_path, ope
     assert link.is_symlink()
     assert tomllib.loads(real.read_text())["theme"] == "paperdesk-light"
     assert mode_of(real) == 0o600
+

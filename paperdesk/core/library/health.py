@@ -181,6 +181,10 @@ def check_data_dir(settings: Settings) -> Check:
                      f"fix its permissions, or point PAPERDESK_HOME (or --home) at a writable directory")
     finally:
         probe.unlink(missing_ok=True)
+    lock = home / "write.lock"
+    if lock.exists() and not lock.is_file():  # every add and remove would fail to take the writer's lock
+        return Check("data dir", PROBLEM, f"the library's lock file {lock} is {'a folder' if lock.is_dir() else 'not a file'}",
+                     f"move it aside (mv {lock} {lock}.aside); paperdesk makes a new one")
     free = shutil.disk_usage(home).free
     details = {"path": str(home), "free_bytes": free}
     summary = f"{home} is writable, {free / 2**30:.1f} GiB free"

@@ -1,0 +1,14 @@
+"""doctor's data-dir check sees a lock file that every add would fail on."""
+
+from paperdesk.core.config import load_settings
+
+
+def test_doctor_finds_a_lock_file_that_is_a_folder(tmp_path):
+    """Every add fails while write.lock is a folder: doctor says so, with the fix."""
+    from paperdesk.core.library.health import PROBLEM, check_data_dir
+
+    settings = load_settings(environ={"PAPERDESK_HOME": str(tmp_path / "home")}, path=tmp_path / "absent.toml")
+    assert check_data_dir(settings).status != PROBLEM
+    (tmp_path / "home" / "write.lock").mkdir()
+    check = check_data_dir(settings)
+    assert check.status == PROBLEM and "is a folder" in check.summary and "move it aside" in check.fix
