@@ -75,14 +75,9 @@ def with_neighbours(found: Sequence[Candidate], i: int) -> str:
     return " ".join(found[j].text for j in near)
 
 
-NONE = "[0] None of the sentences below states the answer."  # a small model picks a listed option more readily
-NONE_OPTION = True  # than it replies with an empty list
-
-
 def listing(hits: Sequence["Hit"], found: Sequence[Candidate]) -> str:
-    """The candidates numbered [1], [2] ..., under a "(Paper, p. N)" line for each passage they come from,
-    after the option [0]: none of them states the answer."""
-    lines: list[str] = [NONE] if NONE_OPTION else []
+    """The candidates numbered [1], [2] ..., under a "(Paper, p. N)" line for each passage they come from."""
+    lines: list[str] = []
     last = -1
     for n, c in enumerate(found, start=1):
         if c.hit != last:
@@ -93,7 +88,7 @@ def listing(hits: Sequence["Hit"], found: Sequence[Candidate]) -> str:
 
 
 def schema(count: int) -> dict[str, Any]:
-    numbers = {"type": "integer", "enum": list(range(0 if NONE_OPTION else 1, count + 1))}
+    numbers = {"type": "integer", "enum": list(range(1, count + 1))}
     return {"type": "object", "properties": {"answer": {"type": "array", "items": numbers, "maxItems": MAX_PICK}},
             "required": ["answer"]}
 
@@ -150,8 +145,6 @@ def parse(text: str, count: int) -> list[int] | None:
     if not isinstance(numbers, list):
         return None
     picked: list[int] = []
-    if numbers and str(numbers[0]).strip() == "0":  # the option "none of them" first: nothing states it
-        return []
     for number in numbers:
         try:
             n = int(number)
