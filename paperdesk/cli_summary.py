@@ -132,7 +132,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
         memory = MemoryGraph.for_library(library)
     result = answer(library, make_backend(settings), question, k=args.k, on_token=_stream(args),
                     max_tokens=settings["answer.max_tokens"], memory=memory, recall_k=settings["memory.recall"],
-                    select=settings["answer.select"],
+                    select=settings["answer.select"], reading=settings["answer.reading_words"],
                     note=None if args.json else lambda p: print(f"\n({p.stage})", file=sys.stderr, flush=True))
     if args.json:
         print_json(result.to_json())

@@ -121,3 +121,12 @@ def typed(*lines: str):
     async def run(pilot):
         await type_commands(pilot, *lines)
     return run
+
+
+async def start_waiting_find(pilot, arxiv) -> None:
+    """Run a `find` that waits half a minute on the loopback arXiv's Retry-After: work that is running."""
+    app = pilot.app
+    await settle(pilot)
+    arxiv.fail_api(3, 503, retry_after=30)
+    await pilot.press(*"find expository writing", "enter")
+    await settle(pilot, until=lambda: app.busy and app.desk.busy)

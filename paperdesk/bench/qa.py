@@ -254,7 +254,8 @@ def ask_json(library: Any, backend: Any, settings: Settings, question: str) -> d
     from paperdesk.core.agents.answer import answer
 
     result = answer(library, backend, question, k=settings["answer.k"], max_tokens=settings["answer.max_tokens"],
-                    memory=None, recall_k=0, select=settings["answer.select"])
+                    memory=None, recall_k=0, select=settings["answer.select"],
+                    reading=settings["answer.reading_words"])
     return result.to_json()
 
 
@@ -274,6 +275,10 @@ def evidence_row(library: Any, settings: Settings, question: Question, paper_id:
         from paperdesk.core.agents.answer_selected import evidence_for
 
         texts = evidence_for(library, question.question, hits, full)
+    elif settings["answer.reading_words"]:
+        from paperdesk.core.agents.evidence import reading
+
+        texts = reading(library, question.question, hits, full, settings["answer.reading_words"])
     else:
         texts = windows(library, question.question, hits, full, EVIDENCE_WORDS)
     elapsed = time.perf_counter() - start

@@ -9,7 +9,6 @@ import re
 
 import pytest
 
-from conftest import PAPERS
 from fake_llm import ScriptedFakeLLM
 from paperdesk.core.agents import answer as answers
 from paperdesk.core.agents import selection
@@ -47,7 +46,7 @@ def number_of(found, pattern):
 
 def test_nothing_picked_says_so_and_offers_no_figure_as_the_answer(library):
     fake = GrammarFakeLLM(['{"answer": []}'])
-    result = answers.answer(library, fake, "How many GPUs trained the CiteSee model?", recall_k=0)
+    result = answers.answer(library, fake, "How many GPUs trained the CiteSee model?", recall_k=0, select=True)
     assert len(fake.requests) == 1 and fake.requests[0].json_schema is not None  # one call: the pick
     assert result.not_found and result.text.startswith(answers.NOT_FOUND)
     head = result.text[:len(answers.NOT_FOUND)]
@@ -58,7 +57,7 @@ def test_a_phrasing_with_a_figure_its_sentences_do_not_state_is_replaced_by_the_
     hits, found = candidates_for(library, QUESTION)
     paid = number_of(found, r"\$\s?35|35 USD")
     fake = GrammarFakeLLM([f'{{"answer": [{paid}]}}', f"Each participant was paid $50 [{paid}]."])
-    result = answers.answer(library, fake, QUESTION, recall_k=0)
+    result = answers.answer(library, fake, QUESTION, recall_k=0, select=True)
     assert "$50" not in result.text and "35" in result.text and result.fallback  # quoted, not invented
     assert result.citations and result.citations[0]["paper_id"] == hits[0].paper_id
     # the phrasing continued the picking conversation: its prompt is the pick's, plus the reply and one turn
@@ -70,7 +69,7 @@ def test_a_phrasing_that_states_its_sentence_is_shown_citing_that_sentence_s_pas
     hits, found = candidates_for(library, QUESTION)
     paid = number_of(found, r"\$\s?35|35 USD")
     fake = GrammarFakeLLM([f'{{"answer": [{paid}]}}', f"Participants were compensated $35 USD [{paid}]."])
-    result = answers.answer(library, fake, QUESTION, recall_k=0)
+    result = answers.answer(library, fake, QUESTION, recall_k=0, select=True)
     assert not result.fallback and not result.not_found
     assert "$35 USD" in result.text
     assert result.hits[0].chunk_id == hits[found[paid - 1].hit].chunk_id  # the picked passage comes first
@@ -82,5 +81,24 @@ def test_a_comparison_turned_around_is_not_shown(library):
     hits, found = candidates_for(library, QUESTION)
     paid = number_of(found, r"\$\s?35|35 USD")
     fake = GrammarFakeLLM([f'{{"answer": [{paid}]}}', f"Participants were paid less than $35 USD [{paid}]."])
-    result = answers.answer(library, fake, QUESTION, recall_k=0)
+    result = answers.answer(library, fake, QUESTION, recall_k=0, select=True)
     assert "less than" not in result.text and result.fallback
+
+
+def test_one_reading_budget_goes_where_the_fitting_sentences_are(library):
+    """evidence.reading: the best sentences over all passages, each passage's in its own order, within budget."""
+    from paperdesk.core.agents import evidence
+
+    hits = answers.retrieve(library, QUESTION)
+    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
+    texts = [chunks[h.chunk_id].text for h in hits]
+    read = evidence.reading(library, QUESTION, hits, texts, 120)
+    assert len(read) == len(hits) and sum(len(t.split()) for t in read) <= 120 + len(hits)  # "…" marks
+    assert any(re.search(r"\$\s?35|35 USD", t) for t in read)  # the sentence stating the pay is read
+    for passage, text in zip(read, texts):  # nothing but the passage's own sentences, in its order
+        flat = " ".join(text.split())
+        at = 0
+        for part in [p.strip() for p in passage.split("…") if p.strip()]:
+            found = flat.find(part[:40], at)
+            assert found >= 0, part[:60]
+            at = found

@@ -16,7 +16,7 @@ from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.screens.help import HelpScreen
 from paperdesk.tui.screens.text import TextScreen
-from tui_helpers import desk_events, settle, type_commands
+from tui_helpers import desk_events, settle, start_waiting_find, type_commands
 
 pytestmark = pytest.mark.slow
 PAPER = "2304.02623v1"
@@ -175,10 +175,7 @@ async def test_esc_with_text_on_the_line_clears_it_and_only_esc_on_an_empty_line
     app = workbench(model=False)
     messages = []
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
-        await settle(pilot)
-        arxiv.fail_api(3, 503, retry_after=30)  # the find waits half a minute: work that is running
-        await pilot.press(*"find expository writing", "enter")
-        await settle(pilot, until=lambda: app.busy and app.desk.busy)
+        await start_waiting_find(pilot, arxiv)
         finds = lambda: [o for o in outcomes(messages) if o.command.startswith("find")]  # noqa: E731
         await pilot.press(*"stat", "escape")  # meant: clear what I typed
         await settle(pilot, until=lambda: app.command_line.input.value == "")

@@ -7,7 +7,7 @@ initial, where save and improve are refused and list is allowed.
 import pytest
 
 from paperdesk.core.commands.views import CommandFinished
-from tui_helpers import desk_events, settle
+from tui_helpers import desk_events, settle, start_waiting_find
 
 pytestmark = pytest.mark.slow
 
@@ -20,10 +20,7 @@ async def test_a_refused_command_is_refused_at_once_and_the_work_goes_on(workben
     app = workbench(model=False)
     messages = []
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
-        await settle(pilot)
-        arxiv.fail_api(3, 503, retry_after=30)  # the find waits half a minute: work that is running
-        await pilot.press(*"find expository writing", "enter")
-        await settle(pilot, until=lambda: app.busy and app.desk.busy)
+        await start_waiting_find(pilot, arxiv)
         for line, refusal in (("save", "refused: save is not available in initial"),
                               ("improve quote more numbers", "refused: improve is not available in initial")):
             await pilot.press(*line, "enter")

@@ -26,10 +26,17 @@ def test_literal_braces_and_braces_in_values_are_kept():
 
 
 def test_every_shipped_template_fills_as_before():
+    import re
+
     for path in PROMPT_DIR.glob("*.txt"):
         text = template(path.stem)
-        names = {n: f"<{n}>" for n in __import__("re").findall(r"\{(\w+)\}", text)}
-        assert fill(text, **names) == text.format(**names)
+        names = {n: f"<{n}>" for n in re.findall(r"\{(\w+)\}", text)}
+        filled = fill(text, **names)
+        if "{" in re.sub(r"\{\w+\}", "", text):  # a JSON example: its braces are text, left as they are
+            assert all(f"<{n}>" in filled for n in names) and re.sub(r"\{\w+\}", "", text) in \
+                re.sub(r"<\w+>", "", filled)
+        else:
+            assert filled == text.format(**names)
 
 
 def test_requests_follow_the_chat_template():

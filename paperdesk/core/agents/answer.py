@@ -81,7 +81,8 @@ def write(
     max_tokens: int = 160,
     dialogue: str = "",
     note: ProgressCallback | None = None,
-    select: bool = True,
+    select: bool = False,
+    reading: int = 0,
     **values: str,
 ) -> AnswerResult:
     """Generate text from `hits` with prompt `template`, then ground it: every [n] checked, sentences attributed.
@@ -104,7 +105,12 @@ def write(
         return AnswerResult(NOTHING_FOUND, [], [], False, {"total_s": 0.0})
     chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
     texts = [chunks[h.chunk_id].text for h in hits]
-    passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS)
+    if template == "answer" and reading > 0:  # one budget over all passages, where the fitting sentences are
+        passages = evidence.reading(library, question, hits, texts, reading)
+        kept = [i for i, p in enumerate(passages) if p.strip()] or [0]
+        hits, texts, passages = [hits[i] for i in kept], [texts[i] for i in kept], [passages[i] for i in kept]
+    else:
+        passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS)
     chat = bool(backend.chat_template)
 
     def prompt_for(n_hits: int) -> tuple[str, list[dict[str, str]] | None, str, str]:
@@ -194,14 +200,15 @@ def answer(
     memory: "MemoryGraph | None" = None,
     recall_k: int = 2,
     note: ProgressCallback | None = None,
-    select: bool = True,
+    select: bool = False,
+    reading: int = 0,
 ) -> AnswerResult:
     """Search (the library, and the pages `memory` recalls), then answer citing the passages found."""
     start = time.perf_counter()
     hits = retrieve(library, question, k, memory=memory, recall_k=recall_k)
     search_s = time.perf_counter() - start
     result = write(library, backend, question, hits, on_token=on_token, cancel=cancel, max_tokens=max_tokens,
-                   note=note, select=select)
+                   note=note, select=select, reading=reading)
     result.timings["search_s"] = search_s
     result.timings["first_token_s"] = result.timings.get("first_token_s", 0.0) + search_s
     result.timings["total_s"] = time.perf_counter() - start

@@ -35,11 +35,9 @@ PHRASE = {"temperature": 0.2, "seed": 1, "repeat_penalty": 1.15}
 def write_selected(library: Library, backend: Backend, question: str, hits: list[Hit],
                    on_token: Callable[[str], None] | None = None, cancel: CancelToken | None = None,
                    max_tokens: int = 160, note: ProgressCallback | None = None, dialogue: str = "") -> AnswerResult | None:
+    """The answer from `hits` (never empty: the caller answers "nothing found" itself); None when the backend's
+    reply to the picking was not a list of numbers."""
     start = time.perf_counter()
-    if not hits:
-        if on_token is not None:
-            on_token(NOTHING_FOUND)
-        return AnswerResult(NOTHING_FOUND, [], [], False, {"total_s": 0.0})
     chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
     texts = [chunks[h.chunk_id].text for h in hits]
     windows = evidence_for(library, question, hits, texts)

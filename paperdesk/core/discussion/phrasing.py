@@ -106,10 +106,10 @@ def check(text: str, target: Target, title: str, answer: str, asked: Sequence[st
         return None, "too long"
     if not re.match(r"^[A-Z]", text) or _CITE.search(text):
         return None, "not a clean question"
-    if _SCAFFOLD.search(text) or quality.leaks(text):
-        return None, "echoes the prompt"
     if not drop_copied(text, examples):
         return None, "copies the prompt's example"
+    if _SCAFFOLD.search(text) or quality.leaks(text):
+        return None, "echoes the prompt"
     if _copies_run(text, target.passage):
         return None, "reads the passage back"
     mine = stems(text)

@@ -61,7 +61,7 @@ def _draft_from_hits(desk: "Desk", command: Command, hits: list["Hit"], kind: st
     result = answers.write(desk.library, desk.backend, command.text, hits, template,
                            on_token=desk.token_stream(kind, command.text), cancel=desk.cancel_token,
                            max_tokens=max_tokens, dialogue=desk.dialogue_block(), note=desk.progress,
-                           select=desk.settings["answer.select"])
+                           select=desk.settings["answer.select"], reading=desk.settings["answer.reading_words"])
     status = "interrupted" if result.cancelled else "draft"
     revision = desk.drafts.add_draft_revision(draft_id, result.text, result.sources, status)
     if kind == "report":  # lqs = the papers the report cites
@@ -114,8 +114,7 @@ def improve(desk: "Desk", command: Command) -> Outcome:
     max_tokens = desk.settings["answer.max_tokens"] if draft.kind == "answer" else desk.settings["research.max_tokens"]
     result = answers.improve(desk.library, desk.backend, draft.query, old, command.text, k, template,
                              on_token=desk.token_stream(draft.kind, draft.query), cancel=desk.cancel_token,
-                             max_tokens=max_tokens, dialogue=desk.dialogue_block(), note=desk.progress,
-                           select=desk.settings["answer.select"])
+                             max_tokens=max_tokens, dialogue=desk.dialogue_block(), note=desk.progress)
     status = "interrupted" if result.cancelled else "draft"
     revision = desk.drafts.add_draft_revision(draft.draft_id or 0, result.text, result.sources, status, command.text)
     return _draft_outcome(desk, command, revision.revision, result)
