@@ -85,6 +85,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the set")
     p.add_argument("--evidence", action="store_true",
                    help="no model: does the evidence the writer would read hold the answer, on a supporting page?")
+    p.add_argument("--results", type=Path,
+                   help="also write each question's full answer (text, citations, passages) to this JSON Lines file, "
+                        "to study a change without the model; not for the check half")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)

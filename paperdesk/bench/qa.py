@@ -384,6 +384,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if getattr(args, "evidence", False):
         return run_evidence(args, questions, settings, home, ids)
     hidden = getattr(args, "split", None) == "check"  # totals only: the check half is never read question by question
+    saved = getattr(args, "results", None)
+    if hidden and saved:
+        raise SystemExit("bench qa: --results is not for the check half (it prints totals only)")
     report: dict[str, Any] = {"questions": _source_names(args), "library": str(home), "models": []}
     lines = []
     for model in models:
@@ -402,6 +405,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             row = score(result, q, ids[q.paper])
             row["time_s"] = round(time.perf_counter() - start, 2)
             rows.append(row)
+            if saved:
+                with saved.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps({"id": q.id, "model": name, "paper_id": ids[q.paper], **result}) + "\n")
             if hidden:
                 note(f"{name}: {done}/{len(questions)} asked")
             else:
