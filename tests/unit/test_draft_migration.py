@@ -161,7 +161,7 @@ def test_a_legacy_library_keeps_every_revision_and_cursor(tmp_path, version):
     path = tmp_path / "lib.sqlite"
     legacy_library(path, version)
     store = Store(path)
-    assert store.schema_versions() == {"catalogue": 2, "desk": 4, "paper_meta": 1}
+    assert store.schema_versions() == {"catalogue": 3, "desk": 4, "paper_meta": 1}
     assert store.query("PRAGMA user_version")[0][0] == ADOPTED_USER_VERSION
     assert store.vector_generation() == 4 and DeskStore(store).notes("2302.07302v1") == "my notes"
 
@@ -189,7 +189,7 @@ def test_a_legacy_library_keeps_every_revision_and_cursor(tmp_path, version):
         assert store.drafts.new("answer", "next") > 8  # new drafts are numbered after the old ones
     store.close()
     reopened = Store(path)  # nothing runs twice
-    assert reopened.schema_versions() == {"catalogue": 2, "desk": 4, "paper_meta": 1}
+    assert reopened.schema_versions() == {"catalogue": 3, "desk": 4, "paper_meta": 1}
     assert len(reopened.revisions("2302.07302v1")) == 3
 
 

@@ -46,6 +46,25 @@ def test_add_local_pdf_search_and_show(library: Library, citesee_pdf: Path):
     assert library.add_pdf(citesee_pdf).created is False  # same bytes: same paper
 
 
+def test_the_same_pdf_under_other_names_is_the_paper_already_there(library: Library, citesee_pdf: Path,
+                                                                    tmp_path: Path):
+    first = library.add_pdf(citesee_pdf).paper
+    renamed = tmp_path / "my copy of citesee.pdf"
+    shutil.copyfile(citesee_pdf, renamed)
+    as_arxiv = tmp_path / "2302.07302v1.pdf"  # a name that reads as an arXiv id would otherwise make another id
+    shutil.copyfile(citesee_pdf, as_arxiv)
+    from paperdesk.core.sources.arxiv_feed import ArxivPaper
+    meta = ArxivPaper(arxiv_id="2302.07302", version=1, title="CiteSee")
+    for again in (library.add_pdf(renamed), library.add_pdf(as_arxiv, meta=meta)):
+        assert again.created is False and again.paper.id == first.id
+    assert library.store.count_papers() == 1 and len(list(library.papers_dir.iterdir())) == 1
+    # A library made before PDFs were hashed: its papers are hashed on the next add, and still recognised.
+    with library.store.transaction() as conn:
+        conn.execute("DELETE FROM pdf_hashes")
+    assert library.add_pdf(renamed).created is False
+    _consistent(library)
+
+
 def test_modes_and_paper_filter(library: Library, citesee_pdf: Path):
     citesee = library.add_pdf(citesee_pdf).paper
     legal = library.add_pdf(PAPERS / "2304.02623v1.pdf").paper

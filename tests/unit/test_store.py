@@ -13,7 +13,7 @@ def _paper(pid: str = "2302.07302v1") -> Paper:
 
 def test_schema_wal_and_version(tmp_path: Path):
     store = Store(tmp_path / "lib.sqlite")
-    assert store.schema_versions() == {"catalogue": 2, "desk": 4, "paper_meta": 1}
+    assert store.schema_versions() == {"catalogue": 3, "desk": 4, "paper_meta": 1}
     mode = sqlite3.connect(tmp_path / "lib.sqlite").execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
     tables = {r[0] for r in sqlite3.connect(tmp_path / "lib.sqlite").execute("SELECT name FROM sqlite_master")}
@@ -120,5 +120,5 @@ def test_pdf_paths_are_stored_relative_and_old_absolute_rows_migrate(tmp_path: P
     rows = dict(store.query("SELECT id, pdf_path FROM papers"))
     assert rows == {"a": "papers/a.pdf", "b": "/elsewhere/b.pdf", "c": "papers/c.pdf"}
     assert store.get_paper("a").pdf_path == str(home / "papers" / "a.pdf")  # the app sees full paths
-    assert store.schema_versions()["catalogue"] == 2
+    assert store.schema_versions()["catalogue"] == 3
     store.close()

@@ -28,6 +28,7 @@ class Paper:
     page_count: int = 0
     added: float = 0.0
     index_state: str = "pending"
+    sha256: str | None = None  # of the PDF's bytes, when known: the same file is the same paper
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -19,6 +19,7 @@ from paperdesk.core.db import desk_schema
 from paperdesk.core.db.chunk_queries import ChunkQueries
 from paperdesk.core.db.records import Chunk, NewChunk, Paper, SummaryRevision, paper_from_row
 from paperdesk.core.db import paper_meta
+from paperdesk.core.db import pdf_hashes
 from paperdesk.core.db.paper_meta import PaperMeta
 from paperdesk.core.db.drafts import Drafts, Revision
 from paperdesk.core.db.owned_db import OwnedDb, open_error
@@ -83,7 +84,7 @@ CREATE TABLE meta (
 
 
 
-MIGRATIONS: list[Migration] = [_CATALOGUE_V1, relative_pdf_paths]
+MIGRATIONS: list[Migration] = [_CATALOGUE_V1, relative_pdf_paths, pdf_hashes.TABLE]
 
 
 class Store(ChunkQueries, OwnedDb):
@@ -161,6 +162,9 @@ class Store(ChunkQueries, OwnedDb):
                     (paper.id, ordinal, chunk.page_start, chunk.page_end, chunk.section, chunk.text, blob),
                 )
                 ids.append(int(cur.lastrowid))
+            if paper.sha256:
+                conn.execute("INSERT OR REPLACE INTO pdf_hashes (paper_id, sha256) VALUES (?, ?)",
+                             (paper.id, paper.sha256))
         paper.index_state = "pending"
         return ids
 

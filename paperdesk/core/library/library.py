@@ -34,6 +34,7 @@ from paperdesk.core.search.keyword import KeywordIndex
 from paperdesk.core.search.vectors import VectorIndex
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
 from paperdesk.core.db.pdf_paths import owned_pdf
+from paperdesk.core.db import pdf_hashes
 from paperdesk.core.library.private import make_private_home, tighten_library
 from paperdesk.core.db.store import Chunk, Paper, Store
 from paperdesk.core.library import repair
@@ -139,6 +140,9 @@ class Library(IndexUpkeep):
         source = Path(source)
         if not source.is_file():
             raise PdfError(f"no such file: {source}")
+        same = self._same_pdf(source)
+        if same is not None:  # these very bytes are a paper already, whatever the file is called
+            return AddResult(same, False)
         parsed = parse_pdf(
             source,
             chunk_words=self.settings["ingest.chunk_words"],
@@ -148,6 +152,7 @@ class Library(IndexUpkeep):
             name=name,
         )
         paper = self._paper_record(parsed, meta)
+        paper.sha256 = parsed.sha256
         existing = self.store.get_paper(paper.id)
         if existing is not None and existing.index_state == "indexed":
             return AddResult(existing, False, parsed.bad_pages)
@@ -178,6 +183,16 @@ class Library(IndexUpkeep):
                     raise StoreError(f"{paper.id} is already being added by another paperdesk process") from None
                 raise
         return AddResult(self.store.get_paper(paper.id) or paper, True, parsed.bad_pages)
+
+    def _same_pdf(self, source: Path) -> Paper | None:
+        """The indexed paper made from a PDF with exactly `source`'s bytes, if there is one."""
+        try:
+            digest = pdf_hashes.file_sha256(source)
+        except OSError as exc:
+            raise PdfError(f"cannot read {source}: {exc.strerror or exc}") from None
+        found = pdf_hashes.paper_with(self.store, digest)
+        paper = self.store.get_paper(found) if found else None
+        return paper if paper is not None and paper.index_state == "indexed" else None
 
     def _commit_add(self, paper: Paper, parsed: ParsedPdf, vectors: list[np.ndarray], source: Path, target: Path,
                     progress: ProgressCallback | None, cancel: CancelToken | None) -> None:
