@@ -18,6 +18,7 @@ from paperdesk.core.errors import PdfError
 from paperdesk.core.ingest import dates, frontmatter, layout, tables as table_reader
 from paperdesk.core.ingest.chunking import FRONT_MATTER, Para, chunk_pages, chunk_paragraphs
 from paperdesk.core.ingest.inflate_limits import InflateGuard
+from paperdesk.core.ingest.text_limits import TextBudget
 from paperdesk.core.db.store import NewChunk
 
 __all__ = ["ParsedPdf", "parse_pdf", "chunk_pages", "chunk_paragraphs", "Para"]
@@ -137,6 +138,7 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
         bad_pages: list[int] = []
         found: list[table_reader.Table] = []
         guard = InflateGuard(doc, path.name)
+        budget = TextBudget(path.name)
         for i in range(total):
             if cancel is not None:
                 cancel.raise_if_cancelled()
@@ -154,8 +156,9 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
             if "error" in pymupdf.TOOLS.mupdf_warnings().lower():
                 bad_pages.append(i + 1)
             pages.append(layout.page_lines(raw, i + 1, keep_spans=i < 2))
-            if table_reader.may_hold_table([ln.text for ln in pages[-1].lines]):
-                found += _tables_of(page, i + 1, textpage)
+            budget.page(i + 1, sum(len(ln.text.split()) for ln in pages[-1].lines))
+            if budget.tables_open and table_reader.may_hold_table([ln.text for ln in pages[-1].lines]):
+                found += budget.take_tables(_tables_of(page, i + 1, textpage), _cells)
             if progress is not None:
                 progress(i + 1, total)
         if _no_text_layer(doc, pages):
@@ -171,6 +174,10 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
     if parsed.chunks:  # the tables join the text's chunks, after them (a paper of tables alone is no paper)
         parsed.chunks += table_reader.table_chunks(found, chunk_words)
     return parsed
+
+
+def _cells(table: table_reader.Table) -> int:
+    return sum(len(row) for row in table.rows) + len(table.header)
 
 
 def _tables_of(page: pymupdf.Page, number: int, textpage: pymupdf.TextPage) -> list[table_reader.Table]:
