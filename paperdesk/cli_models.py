@@ -39,6 +39,7 @@ def _role(settings: Settings, role: str) -> dict[str, Any] | None:
 
 def report(settings: Settings) -> dict[str, Any]:
     from paperdesk.core.llm import catalogue, models, speeds
+    from paperdesk.core.llm.install_leftovers import describe, leftovers
 
     rows = []
     for model in catalogue.CATALOGUE:
@@ -55,6 +56,9 @@ def report(settings: Settings) -> dict[str, Any]:
               "speed": speeds.measured(m.path)} for m in models.found_models(settings) if str(m.path) not in known]
     out = {"models_dir": str(catalogue.models_dir(settings)), "default_writer": catalogue.DEFAULT_WRITER,
            "catalogue": rows, "other": other, "roles": roles}
+    found = leftovers(catalogue.models_dir(settings))
+    if found:
+        out["leftovers"] = describe(found)
     writer = roles["writer"]
     if writer and "path" in writer and not remote:
         out["active"] = {"path": writer["path"], "source": writer["source"], "size": writer["size"]}
@@ -75,6 +79,8 @@ def _print_table(data: dict[str, Any]) -> None:
     for line in lines:
         print("  ".join(str(c).ljust(w) for c, w in zip(line, widths)) + "  " + str(line[-1]))
     print(f"\nmodels dir: {data['models_dir']}   default writer: {data['default_writer']}")
+    if data.get("leftovers"):
+        print(f"  {data['leftovers']}; the next `models install` removes them")
     for role, found in data["roles"].items():
         if found is None:
             print(f"{role:>9}: none installed; the writer does it")

@@ -21,8 +21,8 @@ from paperdesk.core.library.health import check_index, check_remote, check_sqlit
 
 pytestmark = pytest.mark.slow  # the real embedder builds the library; doctor probes the real GGUF
 
-ALL_CHECKS = ["python", "packages", "llama.cpp build", "generation", "embedding", "data dir", "sqlite", "indexes",
-              "pdfs", "remote endpoint", "arxiv"]
+ALL_CHECKS = ["python", "packages", "llama.cpp build", "generation", "embedding", "data dir", "models dir", "sqlite",
+              "indexes", "pdfs", "remote endpoint", "arxiv"]
 
 
 @pytest.fixture(scope="module")

