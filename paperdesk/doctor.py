@@ -9,7 +9,6 @@ keyword index and the vector cache from the store, with progress.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from paperdesk.cli_common import print_json
 from paperdesk.core.config import Settings

@@ -6,7 +6,6 @@ made from the stored chunks, as the synthesizer makes them.
 
 from __future__ import annotations
 
-import re
 
 import pymupdf
 import pytest

@@ -18,7 +18,7 @@ from paperdesk.core.desk.desk import Desk
 from paperdesk.shell import run_shell
 from settings_for import settings_for
 from paperdesk.core.research import Backends
-from spec_table import ALL, GUARD_FACTS, SPEC_TABLE, VIEW_STATES
+from spec_table import ALL, SPEC_TABLE, VIEW_STATES
 
 pytestmark = pytest.mark.slow
 

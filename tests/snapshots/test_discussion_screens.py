@@ -14,7 +14,6 @@ from paperdesk.core.discussion.observer import render_markdown
 from paperdesk.core.memory.types import Entity, Observation, Relation
 from paperdesk.core.commands.session import DraftRef, ResultItem, Session
 from paperdesk.core.commands.views import DiscussionProgress
-from paperdesk.tui.panes.discussion import DiscussionPane
 from tui_helpers import settle, snapshot_app as app_for, snapshot_settings as settings_for
 
 pytestmark = pytest.mark.slow

@@ -7,7 +7,6 @@ themselves) or exit with an error; the real-model probe is covered by the
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 

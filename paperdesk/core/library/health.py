@@ -178,7 +178,7 @@ def check_data_dir(settings: Settings) -> Check:
             os.fsync(fh.fileno())
     except OSError as exc:
         return Check("data dir", PROBLEM, f"{home} is not writable ({exc.strerror or exc})",
-                     f"fix its permissions, or point PAPERDESK_HOME (or --home) at a writable directory")
+                     "fix its permissions, or point PAPERDESK_HOME (or --home) at a writable directory")
     finally:
         probe.unlink(missing_ok=True)
     lock = home / "write.lock"

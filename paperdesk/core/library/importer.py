@@ -26,7 +26,6 @@ from paperdesk.core.errors import (
     PaperdeskError,
 )
 from paperdesk.core.library.export import CITEKEY, DOI
-from paperdesk.core.db.paper_meta import clean_tag
 from paperdesk.core.progress import Progress
 
 if TYPE_CHECKING:

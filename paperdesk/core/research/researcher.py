@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from paperdesk.core.agents import answer as answers
 from paperdesk.core.cancel import CancelToken

@@ -17,7 +17,6 @@ or broken cache is rebuilt from the store.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
