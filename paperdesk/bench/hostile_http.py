@@ -31,6 +31,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         owner = self.server.owner
+        owner.seen.append((self.path, dict(self.headers)))
         path = "/" + self.path.split("?")[0].rsplit("/", 1)[-1]  # /pdf/trickle works too (PDF links need /pdf/)
         try:
             if path == "/trickle":
@@ -106,6 +107,7 @@ class HostileServer:
         self.canned_body = b""
         self.canned_type = "text/plain"
         self.sse_every = 0.001
+        self.seen: list[tuple[str, dict[str, str]]] = []  # (path with query, headers) of each request
         self.stopping = threading.Event()
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
         self._httpd.owner = self

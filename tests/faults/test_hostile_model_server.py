@@ -107,3 +107,27 @@ def test_bench_hostile_sse_trials_run_clean():
     tally = Tally("sse")
     hostile_sse_trials(tally)
     assert tally.tries == 16 and tally.clean == tally.tries, tally.problems
+
+
+def test_a_query_string_stays_after_the_endpoint_and_url_credentials_never_hide_the_api_key(server):
+    body = b'data: {"choices":[{"text":"ok","finish_reason":"stop"}]}\n\n'
+    server.canned_body, server.canned_type = body, "text/event-stream"
+    host = server.base_url.removeprefix("http://")
+    assert _ask(server.url("/canned?token=abc")).text == "ok"
+    assert server.seen[-1][0] == "/canned/v1/completions?token=abc"
+    assert _ask(f"http://user:pa%40ss@{host}/canned/v1", api_key="the-key").text == "ok"
+    assert server.seen[-1][1]["Authorization"] == "Bearer the-key"  # the configured key wins over the URL's
+    assert _ask(f"http://user:pa%40ss@{host}/canned").text == "ok"
+    import base64
+    assert server.seen[-1][1]["Authorization"] == "Basic " + base64.b64encode(b"user:pa@ss").decode()
+    shown = RemoteBackend(f"http://user:secret@{host}/canned?token=abc").shown_url
+    assert "secret" not in shown and "abc" not in shown
+
+
+def test_a_server_that_goes_silent_names_the_timeout_that_stopped_it(server):
+    server.trickle_bytes, server.sse_every = 1, 30.0  # the head and one byte, then nothing
+    start = time.monotonic()
+    with pytest.raises(NetworkError, match=r"sent nothing for 1 s \(llm.timeout\)") as info:
+        _ask(server.url("/sse-endless"), timeout=1.0, deadline=60)
+    assert time.monotonic() - start < 10
+    _one_line(info.value)

@@ -292,10 +292,10 @@ def check_remote(settings: Settings) -> Check:
 
     from paperdesk.core.llm.remote import RemoteBackend
 
-    base = RemoteBackend(url).base_url
-    headers = {"Authorization": f"Bearer {settings['llm.api_key']}"} if settings["llm.api_key"] else {}
+    backend = RemoteBackend(url, api_key=settings["llm.api_key"])
+    base = backend.shown_url
     try:
-        response = requests.get(base + "/v1/models", headers=headers, timeout=NETWORK_TIMEOUT)
+        response = requests.get(backend.endpoint("/v1/models"), timeout=NETWORK_TIMEOUT, **backend.credentials())
     except requests.RequestException as exc:
         return Check("remote endpoint", PROBLEM, f"{base} does not answer ({type(exc).__name__})",
                      "start the server, or fix llm.remote_url")

@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 import requests
 import urllib3
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import ConfigError, NetworkError
@@ -32,6 +33,18 @@ READ_BYTES = 512
 MAX_LINE = 1 << 20
 # The whole answer must arrive within llm.timeout plus this much per requested token (see `deadline_for`).
 SECONDS_PER_TOKEN = 1.0
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """A read that waited llm.timeout for a byte, however requests or urllib3 wrap it."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, (requests.Timeout, urllib3.exceptions.TimeoutError, TimeoutError)):
+            return True
+        inner = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else None
+        exc = inner or exc.__context__ or exc.__cause__
+    return False
 
 
 class _Stream:
@@ -101,17 +114,33 @@ class RemoteBackend:
 
     def __init__(self, base_url: str, api_key: str = "", timeout: float = 120.0, model: str = "",
                  deadline: float | None = None) -> None:
-        self.base_url = base_url.rstrip("/")
-        if self.base_url.endswith("/v1"):
-            self.base_url = self.base_url[:-3]
+        # The endpoint's path goes before any query string (a gateway's ?token=...), and credentials in the
+        # URL (http://user:key@host) are taken out of it: sent as Basic auth unless llm.api_key is set.
+        parts = urlsplit(base_url.strip())
+        path = parts.path.rstrip("/")
+        path = path[:-3] if path.endswith("/v1") else path
+        netloc = parts.netloc.rsplit("@", 1)[-1]
+        self._url_auth = (unquote(parts.username or ""), unquote(parts.password or "")) if parts.username else None
+        self._query = parts.query
+        self.base_url = urlunsplit((parts.scheme, netloc, path, "", ""))
         if not (api_key.isascii() and api_key.isprintable()):
             raise ConfigError("llm.api_key holds characters an HTTP header cannot carry; use the key as issued")
         self._api_key = api_key
         self.timeout = timeout  # for the connection and for each read
         self.deadline = deadline  # for the whole answer; None: from the timeout and max_tokens (deadline_for)
         self.model = model
-        # Credentials in the URL (http://user:key@host) are sent, never shown.
-        self.shown_url = redact_url(self.base_url)
+        self.shown_url = redact_url(base_url.strip().rstrip("/"))  # as configured, credentials and secrets masked
+
+    def endpoint(self, path: str) -> str:
+        """The full URL of an API path ("/v1/models"), the configured query string kept after it."""
+        return self.base_url + path + (f"?{self._query}" if self._query else "")
+
+    def credentials(self) -> dict[str, Any]:
+        """requests' keyword arguments that authenticate: llm.api_key as a Bearer token, else the URL's
+        user:password as Basic auth."""
+        if self._api_key:
+            return {"headers": {"Authorization": f"Bearer {self._api_key}"}}
+        return {"headers": {}, "auth": self._url_auth}
 
     def __repr__(self) -> str:  # no key in reprs, logs or tracebacks
         return f"RemoteBackend({self.shown_url!r})"
@@ -141,10 +170,11 @@ class RemoteBackend:
         # The server evaluates the prompt before its first chunk; `generate` checks `cancel`
         # per chunk and closing the stream stops the server's generation.
         path, body = self._body(request)
-        headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
-        url = self.base_url + path
         try:
-            response = requests.post(url, json=body, headers=headers, stream=True, timeout=self.timeout)
+            response = requests.post(self.endpoint(path), json=body, stream=True, timeout=self.timeout,
+                                     **self.credentials())
+        except requests.Timeout:
+            raise self._silent() from None
         except requests.RequestException as exc:
             raise NetworkError(
                 f"model server unreachable at {self.shown_url} ({type(exc).__name__}); start it or fix llm.remote_url"
@@ -170,6 +200,8 @@ class RemoteBackend:
             except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
                 if expired.is_set():
                     raise self._too_slow(deadline) from None
+                if _timed_out(exc):
+                    raise self._silent() from None
                 raise NetworkError(f"the model server dropped the stream ({type(exc).__name__}); try again") from None
             finally:
                 watchdog.cancel()
@@ -179,6 +211,10 @@ class RemoteBackend:
     def deadline_for(self, request: GenerationRequest) -> float:
         """Seconds the whole answer may take: llm.timeout for the prompt, then SECONDS_PER_TOKEN per token."""
         return self.deadline if self.deadline is not None else self.timeout + SECONDS_PER_TOKEN * request.max_tokens
+
+    def _silent(self) -> NetworkError:
+        return NetworkError(f"the model server at {self.shown_url} sent nothing for {self.timeout:g} s "
+                            "(llm.timeout); check the server, or raise llm.timeout for a slow one")
 
     def _too_slow(self, deadline: float) -> NetworkError:
         return NetworkError(f"the model server at {self.shown_url} did not finish the answer within {deadline:g} s; "
