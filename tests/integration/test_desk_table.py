@@ -45,7 +45,7 @@ LINES = {
     # papers in and out; {tmp} is the test's own folder
     "export": "export bibtex --all --out {tmp}/library.bib",
     "import": "import bibtex {tmp}/refs.bib",
-    "remove": "remove local-054848230deb",  # the second paper of the base library, never the selected one
+    "remove": "remove local-7db401369a1d",  # the second paper of the base library, never the selected one
     "tag": "tag 2302.07302v1 to-read",
     "untag": "untag 2302.07302v1 to-read",
     "add": f"add {PAPERS / '2304.02623v1.pdf'}",
@@ -81,7 +81,7 @@ def templates(tmp_path_factory, arxiv_server, embedder):
     desk = Desk(settings_for(base, arxiv_server.api_url), backend=FakeLLM(), embedder=embedder)
     desk.research_backends = Backends(desk.backend, None)  # rules plan, no planner model
     paper = desk.library.add_arxiv("2302.07302v1", desk.arxiv).paper
-    assert desk.library.add_pdf(PAPERS / "2304.02623v1.pdf").paper.id == "local-054848230deb"  # for remove
+    assert desk.library.add_pdf(PAPERS / "papermage.pdf").paper.id == "local-7db401369a1d"  # for remove
     desk.store.add_revision(paper.id, "# CiteSee\n\n## Problem\nReaders lose track of citations [p. 1].", "final")
     desk.close()
     homes = {}

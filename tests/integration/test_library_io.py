@@ -82,7 +82,7 @@ def test_export_bibtex_pins_keys_and_import_brings_everything_back(make_desk, tm
 
 def test_import_lists_what_it_skipped_and_why(make_desk, tmp_path, two_papers):
     desk = make_desk(with_papers=True)
-    citesee, _ = _papers(desk, two_papers)
+    citesee, legal = _papers(desk, two_papers)
     shutil.copy(PAPERS / "2302.07302v1.pdf", tmp_path / "local.pdf")
     bib = tmp_path / "mixed.bib"
     bib.write_text("""
@@ -93,16 +93,21 @@ def test_import_lists_what_it_skipped_and_why(make_desk, tmp_path, two_papers):
 @misc{gone, title = {Missing}, file = {missing.pdf}}
 """)
     out = desk.run(f"import bibtex {bib}")
-    assert out.ok and "1 added, 1 already in the library, 2 skipped" in out.message, out.view.lines
+    assert out.ok and "0 added, 2 already in the library, 2 skipped" in out.message, out.view.lines
     lines = out.view.lines
-    assert "added fromarxiv as 2304.02623v1" in lines
+    # arXiv's PDF of 2304.02623 has the bytes of the local copy already added: the same paper, now known by
+    # its arXiv id (so `get`, find's mark and the BibTeX eprint see it), never a second copy
+    assert f"already in the library: fromarxiv ({legal.id})" in lines
     assert f"already in the library: frompdf ({citesee.id})" in lines  # the same bytes are the same paper
     assert any(line.startswith("skipped noids: no arXiv id and no local PDF file") for line in lines)
     assert any(line.startswith("skipped gone: its PDF missing.pdf does not exist") for line in lines)
+    assert desk.store.count_papers() == 2
+    adopted = desk.library.get("2304.02623")
+    assert adopted.id == legal.id and adopted.arxiv_id == "2304.02623" and adopted.abstract
     meta = desk.store.paper_meta
-    assert meta.field("2304.02623v1", "doi") == "10.1/xyz"
-    assert meta.tags_of("2304.02623v1") == ["to-read", "writing"]
-    assert meta.field("2304.02623v1", "citekey") == "fromarxiv"
+    assert meta.field(legal.id, "doi") == "10.1/xyz"
+    assert meta.tags_of(legal.id) == ["to-read", "writing"]
+    assert meta.field(legal.id, "citekey") == "fromarxiv"
 
 
 def test_import_offline_says_arxiv_cannot_be_reached(make_desk, tmp_path):
@@ -213,7 +218,7 @@ def test_the_shell_runs_tag_list_export_and_remove(make_desk, tmp_path, two_pape
     rc = run_shell(desk.settings, stdin=io.StringIO(script), out=out, err=err, desk=desk)
     text = out.getvalue()
     assert rc == 0, err.getvalue()
-    assert f"tagged {citesee.id} to-read" in text and "1 paper(s) match tag to-read" in text
+    assert f"tagged {citesee.id} to-read" in text and "1 paper matches tag to-read" in text
     assert f"exported 1 BibTeX entry (the papers of the results) to {tmp_path / 's.bib'}" in text
     assert f"removed {citesee.id}" in text  # a script is not asked: it says what it means
-    assert "1 paper(s) in the library" in text and desk.store.get_paper(citesee.id) is None
+    assert "1 paper in the library" in text and desk.store.get_paper(citesee.id) is None

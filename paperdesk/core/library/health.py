@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterator
 
 from paperdesk.core.config import Settings
 from paperdesk.core.library.index_check import STORE_FILE, check_indexes
+from paperdesk.core.progress import counted
 
 OK, SKIPPED, PROBLEM = "ok", "skipped", "problem"
 MIN_FREE_BYTES = 500 * 1024 * 1024
@@ -234,7 +235,7 @@ def check_pdfs(settings: Settings, sqlite_ok: bool = True) -> Check:
     home = settings.home
     if not sqlite_ok:
         count = len(library_pdfs(home))
-        return Check("pdfs", SKIPPED, f"the SQLite file is unreadable; {count} PDF(s) are kept in the data dir "
+        return Check("pdfs", SKIPPED, f"the SQLite file is unreadable; {counted(count, 'PDF')} kept in the data dir "
                      "(paperdesk doctor --rebuild re-adds them)", details={"pdfs": count})
     listed: dict[str, str] = {}
     path = home / STORE_FILE
@@ -252,15 +253,15 @@ def check_pdfs(settings: Settings, sqlite_ok: bool = True) -> Check:
     problems, fixes = [], []
     if unlisted:
         lost = sum(p.parent.name == LOST_AND_FOUND for p in unlisted)
-        problems.append(f"{len(unlisted)} PDF(s) no paper lists ({lost} in {LOST_AND_FOUND}/)")
+        problems.append(f"{counted(len(unlisted), 'PDF')} no paper lists ({lost} in {LOST_AND_FOUND}/)")
         fixes.append(f"paperdesk doctor --rebuild (adds them back; delete any you do not want from {LOST_AND_FOUND}/)")
     if missing:
-        problems.append(f"{len(missing)} paper(s) without their PDF: {', '.join(missing[:5])}")
+        problems.append(f"{counted(len(missing), 'paper')} without their PDF: {', '.join(missing[:5])}")
         fixes.append(f"put each PDF back at {home / 'papers'}/ID.pdf (or in {LOST_AND_FOUND}/ and run "
                      "paperdesk doctor --rebuild), or paperdesk remove ID and add it again")
     if problems:
         return Check("pdfs", PROBLEM, "; ".join(problems), "; ".join(fixes), details)
-    return Check("pdfs", OK, f"each of the {len(listed)} paper(s) has its PDF, and no PDF is unlisted",
+    return Check("pdfs", OK, f"each of the {counted(len(listed), 'paper')} has its PDF, and no PDF is unlisted",
                  details=details)
 
 

@@ -100,7 +100,7 @@ def import_entries(
             outcome = ("skipped", str(exc))
         kind, value = outcome
         getattr(report, kind).append((entry.key, value))
-        if kind == "added":
+        if kind in ("added", "present"):  # a paper already there gains the entry's key, DOI and tags too
             _keep_entry_fields(library, entry, value)
     if progress is not None:
         progress(Progress("import", len(entries), len(entries), "entries"))

@@ -43,8 +43,8 @@ def _describe(name: str, have: set[int], want: set[int]) -> str | None:
     missing, extra = len(want - have), len(have - want)
     if not missing and not extra:
         return None
-    parts = ([f"lacks {missing} chunk(s) of the store"] if missing else []) + (
-        [f"holds {extra} chunk(s) the store does not have"] if extra else [])
+    parts = ([f"lacks {counted(missing, 'chunk')} of the store"] if missing else []) + (
+        [f"holds {counted(extra, 'chunk')} the store does not have"] if extra else [])
     return f"the {name} index " + " and ".join(parts)
 
 
@@ -84,7 +84,8 @@ def check_indexes(home: Path) -> IndexCheck:
         conn.close()
     result.store_chunks = len(want)
     if pending or tombstones:
-        result.problems.append(f"{pending} paper(s) half-added and {tombstones} half-removed by a stopped process")
+        result.problems.append(f"{counted(pending, 'paper')} half-added and {tombstones} half-removed "
+                               "by a stopped process")
 
     keyword_dir = home / KEYWORD_DIR
     if not (keyword_dir / "meta.json").exists():
@@ -138,5 +139,5 @@ def _tail_problems(vector_dir: Path, info: dict, chunk_ids: set[int]) -> list[st
         problems.append(f"the vector cache has {tails.shape[0]} tail vectors for {len(tail_ids)} ids")
     orphans = {int(i) for i in tail_ids} - chunk_ids
     if orphans:
-        problems.append(f"the vector cache holds tail vectors of {len(orphans)} chunk(s) it does not index")
+        problems.append(f"the vector cache holds tail vectors of {counted(len(orphans), 'chunk')} it does not index")
     return problems

@@ -9,6 +9,7 @@ killed process (library_repair.py). Opening never finishes someone else's add.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -142,6 +143,8 @@ class Library(IndexUpkeep):
             raise PdfError(f"no such file: {source}")
         same = self._same_pdf(source)
         if same is not None:  # these very bytes are a paper already, whatever the file is called
+            if meta is not None and not same.arxiv_id:  # a local copy of this arXiv paper: now it is known as one
+                same = self._adopt_arxiv(same, meta)
             return AddResult(same, False)
         parsed = parse_pdf(
             source,
@@ -183,6 +186,21 @@ class Library(IndexUpkeep):
                     raise StoreError(f"{paper.id} is already being added by another paperdesk process") from None
                 raise
         return AddResult(self.store.get_paper(paper.id) or paper, True, parsed.bad_pages)
+
+    def _adopt_arxiv(self, paper: Paper, meta: ArxivPaper) -> Paper:
+        """Give a paper added from a local PDF the arXiv record of the same PDF: its id, version, abstract,
+        dates and categories (the title too, when arXiv has one); the paper keeps its library id."""
+        fields = {"arxiv_id": meta.arxiv_id, "version": meta.version, "title": meta.title or paper.title,
+                  "abstract": meta.abstract or paper.abstract, "published": meta.published or paper.published,
+                  "updated": meta.updated or paper.updated, "source_url": meta.abs_url or paper.source_url}
+        if meta.authors:
+            fields["authors"] = json.dumps(meta.authors)
+        if meta.categories:
+            fields["categories"] = json.dumps(meta.categories)
+        assignments = ", ".join(f"{k} = ?" for k in fields)
+        with self.store.transaction() as conn:
+            conn.execute(f"UPDATE papers SET {assignments} WHERE id = ?", (*fields.values(), paper.id))
+        return self.store.get_paper(paper.id) or paper
 
     def _same_pdf(self, source: Path) -> Paper | None:
         """The indexed paper made from a PDF with exactly `source`'s bytes, if there is one."""

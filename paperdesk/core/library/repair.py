@@ -22,6 +22,7 @@ import numpy as np
 
 from paperdesk.core.errors import StoreError
 from paperdesk.core.db.pdf_paths import owned_pdf
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.library.library import Library
@@ -34,7 +35,8 @@ LOST_AND_FOUND = "lost+found"  # PDFs found in papers/ that no paper listed; nev
 
 
 def lost_and_found_notice(home: Path, count: int) -> str:
-    return (f"moved {count} PDF(s) that no paper in the library lists from papers/ to {home / LOST_AND_FOUND}; "
+    return (f"moved {counted(count, 'PDF')} that no paper in the library lists from papers/ to "
+            f"{home / LOST_AND_FOUND}; "
             "nothing was deleted: `paperdesk doctor --rebuild` adds them back")
 
 
