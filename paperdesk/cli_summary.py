@@ -14,6 +14,7 @@ from paperdesk.core.library.library import Library
 from paperdesk.core.llm.factory import make_backend
 from paperdesk.core.sources.arxiv import ArxivClient
 from paperdesk.core.db.store import Paper, SummaryRevision
+from paperdesk.core.progress import counted
 
 
 def _paper(library: Library, ref: str, settings: Settings) -> Paper:
@@ -62,10 +63,11 @@ def _finish(args: argparse.Namespace, result) -> int:
         state = "interrupted" if result.cancelled else result.revision.status
         g = result.grounding
         # What was streamed is what passed the gate, sentence by sentence: the stored revision itself.
-        print(f"\n\n[revision {result.revision.revision}, {state}; {len(result.citations)} page citation(s) checked"
+        print(f"\n\n[revision {result.revision.revision}, {state}; "
+              f"{counted(len(result.citations), 'page citation')} checked"
               + (f", {len(result.removed_citations)} unsupported removed" if result.removed_citations else "")
               + (f"; {g.cited} of {g.sentences} sentences cited" if g.sentences else "")
-              + (f"; {g.generated - g.kept} unsupported sentence(s) not shown" if g.generated > g.kept else "")
+              + (f"; {counted(g.generated - g.kept, 'unsupported sentence')} not shown" if g.generated > g.kept else "")
               + (f"; quoted from the paper: {', '.join(g.extractive_sections)}" if g.extractive_sections else "")
               + "]", file=sys.stderr)
     return 0

@@ -14,6 +14,7 @@ from paperdesk.cli_common import print_json
 from paperdesk.core.config import Settings
 from paperdesk.core.library.health import PROBLEM, Check, run_checks
 from paperdesk.core.text.redact import redact_text, redact_values
+from paperdesk.core.progress import counted
 
 _MARK = {"ok": "ok", "skipped": "skipped", PROBLEM: "PROBLEM"}
 
@@ -40,7 +41,7 @@ def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print_json({"ok": not problems, "problems": problems, "checks": redact_values([c.to_json() for c in checks])})
     elif problems:
-        print(f"{len(problems)} problem(s): {', '.join(problems)}; each fix is under it")
+        print(f"{counted(len(problems), 'problem')}: {', '.join(problems)}; each fix is under it")
     else:
         print(f"all {len(checks)} checks passed")
     return 1 if problems else 0
@@ -58,10 +59,11 @@ def cmd_rebuild(args: argparse.Namespace, settings: Settings) -> int:
         print_json(report.to_json())
     else:
         aside = f"; the damaged catalogue is kept as {report.set_aside}" if report.set_aside else ""
-        print(f"rebuilt: {len(report.added)} paper(s) added back ({report.metadata} with their old metadata), "
-              f"{len(report.restored)} missing PDF(s) restored, {report.duplicates} duplicate(s) removed{aside}")
+        print(f"rebuilt: {counted(len(report.added), 'paper')} added back ({report.metadata} with their old metadata), "
+              f"{counted(len(report.restored), 'missing PDF')} restored, "
+              f"{counted(report.duplicates, 'duplicate')} removed{aside}")
         if report.failed:
-            print(f"{len(report.failed)} PDF(s) could not be added and stay in lost+found: "
+            print(f"{counted(len(report.failed), 'PDF')} could not be added and stay in lost+found: "
                   + "; ".join(f"{name}: {why}" for name, why in report.failed[:5]))
     return 1 if report.failed else 0
 
@@ -82,5 +84,6 @@ def cmd_reindex(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print_json({"papers": papers, "chunks": chunks})
     else:
-        print(f"reindexed {chunks} chunks of {papers} paper(s): keyword index and vector cache rebuilt from the store")
+        print(f"reindexed {chunks} chunks of {counted(papers, 'paper')}: keyword index and vector cache rebuilt "
+              "from the store")
     return 0

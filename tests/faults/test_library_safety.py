@@ -86,7 +86,7 @@ def test_the_cli_says_where_the_pdfs_went(settings, build, embedder, capsys):
     capsys.readouterr()
     assert main(["list"]) == 0
     err = capsys.readouterr().err
-    assert err.startswith("warning: moved 2 PDF(s)") and "lost+found" in err and "doctor --rebuild" in err
+    assert err.startswith("warning: moved 2 PDFs") and "lost+found" in err and "doctor --rebuild" in err
 
 
 @pytest.mark.parametrize("damage", ["truncated", "zero-byte"])
@@ -165,7 +165,7 @@ def test_doctor_reports_a_paper_whose_pdf_is_missing_and_rebuild_puts_it_back(se
     os.replace(settings.home / "papers" / f"{victim}.pdf", settings.home / "lost+found" / "found.pdf")
     check = check_pdfs(settings)
     assert check.status == "problem" and victim in check.summary and check.details["missing"] == [victim]
-    assert "1 PDF(s) no paper lists (1 in lost+found/)" in check.summary
+    assert "1 PDF no paper lists (1 in lost+found/)" in check.summary
     capsys.readouterr()
     assert main(["--offline", "doctor", "--rebuild", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

@@ -32,7 +32,7 @@ def test_a_follow_up_on_a_citation_keeps_the_answer_and_cites_that_passage(tmp_h
         assert after.revision == answer.revision + 1
         assert after.text.startswith(answer.text.rstrip())  # the answer it refers to, whole
         question, _, reply = after.text[len(answer.text.rstrip()):].strip().partition("\n")
-        assert question == f"what does [{n}] say?" and reply.strip()
+        assert question == f"### what does [{n}] say?" and reply.strip()  # a heading of its own
         cites = {int(m) for m in re.findall(r"\[(\d+)\]", reply)}
 
         assert n in cites, reply  # the passage asked about, under the number the answer gives it

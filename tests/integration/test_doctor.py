@@ -92,11 +92,11 @@ def test_broken_indexes_are_a_problem_and_reindex_fixes_them(home, monkeypatch, 
     assert code == 1 and report["problems"] == ["indexes"]
     assert indexes["status"] == "problem" and indexes["fix"] == "paperdesk reindex"
     problems = " | ".join(indexes["details"]["problems"])
-    assert "keyword index lacks 1 chunk(s) of the store and holds 1 chunk(s) the store does not have" in problems
-    assert "vector index lacks 60 chunk(s) of the store and holds 60" in problems
+    assert "keyword index lacks 1 chunk of the store and holds 1 chunk the store does not have" in problems
+    assert "vector index lacks 60 chunks of the store and holds 60" in problems
 
     assert main(["reindex"]) == 0
-    assert "reindexed 60 chunks of 1 paper(s)" in capsys.readouterr().out
+    assert "reindexed 60 chunks of 1 paper" in capsys.readouterr().out
     code, report = _doctor(capsys)
     assert code == 0 and _by_name(report)["indexes"]["status"] == "ok"
     from paperdesk.core.library.library import Library
@@ -148,7 +148,7 @@ def test_doctor_exits_1_on_a_corrupt_sqlite_file_and_says_why(home, monkeypatch,
     assert main(["doctor"]) == 1
     out = capsys.readouterr().out
     assert "PROBLEM  sqlite" in out and "skipped  indexes" in out and "skipped  pdfs" in out
-    assert out.strip().endswith("1 problem(s): sqlite; each fix is under it")
+    assert out.strip().endswith("1 problem: sqlite; each fix is under it")
 
 
 def test_remote_endpoint_that_does_not_answer_is_a_problem(tmp_home, monkeypatch):

@@ -109,7 +109,7 @@ def test_summary_annotations_are_computed(embedder):
     assert entry["paper_context"] == {"sections": ["1 Introduction"], "pages": [1]}
     assert entry["function"] == "clarification" and entry["terms"] == ["inline citations"]
     markdown = render_markdown("CiteSee", "p1", [entry])
-    assert "## Turn 1: clarification" in markdown and "- Paper context: 1 Introduction, pp. 1" in markdown
+    assert "## Turn 1: clarification" in markdown and "- Paper context: 1 Introduction, p. 1" in markdown
 
 
 def test_sentences_keep_page_citations_whole():

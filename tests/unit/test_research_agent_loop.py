@@ -192,7 +192,7 @@ def test_a_step_cap_that_drops_sub_questions_lists_them_in_the_report(tmp_path):
     tools = Tools()
     r, _ = researcher(tmp_path, None, tools, research_max_steps="2")
     result = r.run(plan)
-    assert ("## Left out of the plan\n\n2 part(s) of the question were dropped before the run "
+    assert ("## Left out of the plan\n\n2 parts of the question were dropped before the run "
             "(research.max_steps is 2 and the full plan has 5 steps):\n- List the dataset names\n"
             "- How is the corpus built?\n") in result.report
     line = counts_line(result.plan, result.steps)

@@ -119,6 +119,6 @@ def test_doctor_finds_tails_of_chunks_the_cache_does_not_index(tmp_path: Path, c
     assert _tail_problems(tmp_path, info, chunk_ids) == []
     orphan = int(tail_ids[0])
     assert _tail_problems(tmp_path, info, chunk_ids - {orphan}) == [
-        "the vector cache holds tail vectors of 1 chunk(s) it does not index"]
+        "the vector cache holds tail vectors of 1 chunk it does not index"]
     (tmp_path / "vectors.tails.npy").write_bytes(b"broken")
     assert "cannot be read" in _tail_problems(tmp_path, info, chunk_ids)[0]

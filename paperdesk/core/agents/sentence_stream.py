@@ -18,6 +18,7 @@ from paperdesk.core.agents import quality
 from paperdesk.core.agents.claims import debris
 from paperdesk.core.agents.page_grounding import PageGrounder, SectionGrounding
 from paperdesk.core.cancel import CancelToken
+from paperdesk.core.progress import counted
 
 LOOPS_TO_STOP = 2
 _BULLET = re.compile(r"^\s*(?:[-•*]|\d{1,2}[.)])\s+")
@@ -91,7 +92,7 @@ class SentenceGate:
 
     def why(self) -> str:
         g = self.grounding
-        parts = [f"{g.unsupported} of {g.sentences} sentence(s) unsupported" if g.sentences else "no sentence"]
+        parts = [f"{g.unsupported} of {counted(g.sentences, 'sentence')} unsupported" if g.sentences else "no sentence"]
         if self.loops:
             parts.append(f"{self.loops} repeated")
         if self.leaks:

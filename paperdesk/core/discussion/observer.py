@@ -166,7 +166,8 @@ def render_markdown(title: str, paper_id: str, summary: Sequence[dict[str, Any]]
     for e in summary:
         ctx = e["paper_context"]
         where = "; ".join(ctx["sections"]) or "(no section)"
-        pages = f", pp. {', '.join(str(p) for p in ctx['pages'])}" if ctx["pages"] else ""
+        pages = (f", {'p.' if len(ctx['pages']) == 1 else 'pp.'} {', '.join(str(p) for p in ctx['pages'])}"
+                 if ctx["pages"] else "")
         lines += [
             f"## Turn {e['turn']}: {e['function']}",
             f"**Q:** {e['question']}",

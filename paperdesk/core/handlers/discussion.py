@@ -17,6 +17,7 @@ from paperdesk.core.commands.parse import Command, CommandError, parse_ref
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.commands.session import DraftRef, ResultItem
 from paperdesk.core.commands.views import DiscussionProgress, MemoryView, Outcome
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.desk.desk import Desk
@@ -159,7 +160,7 @@ def _finish(desk: "Desk", command: Command, discussion: "Discussion", result: "D
     _set_results(desk, result.cited_papers)
     desk.publish_results()
     desk._persist()
-    turns = f"{len(result.turns)} of {result.total} turn(s)"
+    turns = f"{len(result.turns)} of {counted(result.total, 'turn')}"
     if result.status == "interrupted":
         text = discussion.transcript(result)
         revision = desk.drafts.add_draft_revision(draft.draft_id, text, _sources(result), "interrupted")
@@ -222,10 +223,10 @@ def memory(desk: "Desk", command: Command) -> Outcome:
     view = MemoryView(command.text, graph.entities, graph.relations, total)
     if not graph.entities:
         note = ("the memory graph is empty; discuss <n|id> fills it" if total == 0
-                else f"no memory node matches {command.text!r} ({total} node(s) in all)")
+                else f"no memory node matches {command.text!r} ({counted(total, 'node')} in all)")
         return Outcome(command.raw, "ok", note, view)
     what = f"matching {command.text!r}" if command.text else "newest first"
-    return Outcome(command.raw, "ok", f"{len(graph.entities)} memory node(s) {what}, of {total}", view)
+    return Outcome(command.raw, "ok", f"{counted(len(graph.entities), 'memory node')} {what}, of {total}", view)
 
 
 def unfinished_discussion(desk: "Desk") -> int | None:

@@ -49,7 +49,9 @@ def answer_citation(desk: "Desk", command: Command, routed: dict[str, Any]) -> O
         raise PaperdeskError(f"the passage [{n}] cites is no longer in the library; the {draft.kind} is unchanged")
     numbers, sources = renumbered_sources(current.sources, hits, n)
     asked = command.text.strip()
-    heading = f"{asked}{'' if asked.endswith(('?', '.', '!')) else '?'}\n"  # the question, as the user asked it
+    # the question as the user asked it, as a heading: the answer below reads as its own part, not as prose
+    # glued to the previous answer
+    heading = f"### {asked}{'' if asked.endswith(('?', '.', '!')) else '?'}\n\n"
     stream = desk.token_stream(draft.kind, draft.query)
     stream(heading)
     renumber = Renumber(numbers, stream)

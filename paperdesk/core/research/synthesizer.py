@@ -18,6 +18,7 @@ from typing import Any, Callable
 from paperdesk.core.agents.attribution import SOURCE_REF
 from paperdesk.core.research.plan import Plan
 from paperdesk.core.research.plan_edit import describe
+from paperdesk.core.progress import counted
 
 
 @dataclass
@@ -137,8 +138,9 @@ class Synthesis:
                 put(f"- {question}\n")
             put("\n")
         if self.plan.dropped:  # a cap cut the plan: say what it left out, and why
-            put(f"## Left out of the plan\n\n{len(self.plan.dropped)} part(s) of the question were dropped "
-                f"before the run ({self.plan.dropped[0]['why']}):\n")
+            dropped = len(self.plan.dropped)
+            put(f"## Left out of the plan\n\n{counted(dropped, 'part')} of the question "
+                f"{'was' if dropped == 1 else 'were'} dropped before the run ({self.plan.dropped[0]['why']}):\n")
             for d in self.plan.dropped:
                 put(f"- {d['question']}\n")
             put("\n")

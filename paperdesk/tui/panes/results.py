@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Label, Static
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.commands.views import ResultsView
@@ -114,7 +115,7 @@ class ResultsPane(Vertical):
             pages = f"page {view.page} of {view.pages} · " if view.pages > 1 else ""
             hint = f" · Enter: {self.enter_hint}" if self.enter_hint else ""
             legend = " · ● in library" if any(i.in_library for i in view.items) else ""
-            text = f"{pages}{len(view.items)} result(s){hint}{legend}"
+            text = f"{pages}{counted(len(view.items), 'result')}{hint}{legend}"
         self.query_one("#results-footer", Label).update(text)
 
     def turn_page(self, delta: int) -> bool:

@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
+from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
     from paperdesk.core.memory.types import Entity, Graph
@@ -117,7 +118,7 @@ class MemoryScreen(ModalScreen["tuple[str, int, str] | None"]):
         what = f"matching {self.query_text!r}" if self.query_text.strip() else "newest first"
         empty = "the memory graph is empty: discuss <n|id> fills it" if total == 0 else f"no node {what}"
         self.query_one("#memory-count", Label).update(
-            f"{len(graph.entities)} of {total} node(s), {what}" if graph.entities else empty)
+            f"{len(graph.entities)} of {counted(total, 'node')}, {what}" if graph.entities else empty)
         if graph.entities:
             nodes.highlighted = 0
             self.open_node(graph.entities[0])
