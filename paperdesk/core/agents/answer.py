@@ -23,6 +23,7 @@ from paperdesk.core.agents.attribution import (
     trim_loops,
     usable,
 )
+from paperdesk.core.agents.answer_scope import off_question
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
 from paperdesk.core.agents import answer_prompt, evidence, quality
 from paperdesk.core.agents.answer_result import (NOT_FOUND, NOTHING_FOUND, STOPS, SUPPORTED_MIN, AnswerResult,
@@ -42,7 +43,9 @@ if TYPE_CHECKING:
 
 MIN_VECTOR = 0.25  # below this cosine, with no keyword match, a passage is not about the question
 SOURCE_WORDS = 60  # words of each passage in the prompt: a small model loses the task in long prompts
-FALLBACK_NOTE = "The model gave no usable answer; the passages' sentences closest to the question are:"
+# No text the passages support could be written: the answer is not found, and the closest sentences show why.
+FALLBACK_NOTE = "Not found in your papers (no answer the passages support could be written); the sentences " \
+    "closest to the question are:"
 CANDIDATES = 15  # passages search proposes before they are re-ranked for the question
 EVIDENCE_WORDS = 70  # words of each evidence window (its best sentence and neighbours) in the prompt
 LEAD = "The passages show that"
@@ -176,8 +179,10 @@ def write(
     else:
         grounded = ground(generated.strip(), matrix, encode, passages, full_texts)
         text, removed, flagged = grounded.text, grounded.removed, grounded.numbers_flagged
-        if not result.cancelled and template == "answer" and supported_share(text) < SUPPORTED_MIN:
-            # Too little of it comes from the papers to stand as an answer: say so, with the closest passages.
+        if not result.cancelled and template == "answer" and (supported_share(text) < SUPPORTED_MIN or
+                                                              off_question(library, text, question, hits)):
+            # Too little of it comes from the papers to stand as an answer, or it frames their facts in the
+            # question's words its passages lack: say so, with the closest passages.
             quoted = extract(library.embedder.encode_query(question), passages, encode)
             text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NOTHING_FOUND), True
             if on_token is not None:
