@@ -47,4 +47,14 @@ ACTION_COMMANDS: dict[str, str] = {
     "abandon": "abandon",
 }
 
+# workflow keys -> their command: pressed while the command is refused, the key says why
+REFUSED_KEYS: dict[str, str] = {"ctrl+r": "improve", "ctrl+s": "save", "ctrl+b": "abandon", "ctrl+z": "undo",
+                                "ctrl+y": "redo"}
+
+
+def key_label(key: str) -> str:
+    """"ctrl+b" as the footer shows it: "^b"."""
+    return "^" + key.removeprefix("ctrl+") if key.startswith("ctrl+") else key
+
+
 BINDING_IDS = frozenset(b.id for b in APP_BINDINGS if b.id)

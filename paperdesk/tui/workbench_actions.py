@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from paperdesk.core.commands.registry import COMMANDS, enter_command
 from paperdesk.tui.keyboard import focus_now
-from paperdesk.tui.keys import ACTION_COMMANDS
+from paperdesk.tui.keys import ACTION_COMMANDS, REFUSED_KEYS, key_label
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.results import ResultsPane
 
@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 class WorkbenchActions:
     def check_action(self: "PaperDeskApp", action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Workflow commands are dimmed in the footer when the workflow model refuses them now."""
+        """The footer shows a workflow command's key only while the workflow model allows the command; pressed
+        when it does not, the key says why (`refused_key`), as the typed command would."""
         command = ACTION_COMMANDS.get(action)
         if action == "workflow" and parameters:
             command = str(parameters[0])
@@ -33,10 +34,38 @@ class WorkbenchActions:
         if command is None:
             return True
         if self.desk is None:
-            return None
+            return False
+        return self.key_refusal(command) is None
+
+    def key_refusal(self: "PaperDeskApp", command: str) -> str | None:
+        """Why a workflow key's command may not run now (None: it may)."""
+        if self.desk is None:
+            return "the library is still opening"
         if command in ("undo", "redo") and not self.desk.can_move(-1 if command == "undo" else 1):
-            return None  # dimmed: one revision has nowhere to go
-        return None if self.desk.workflow.refusal(command) else True
+            return f"nothing to {command}: the draft has no {'earlier' if command == 'undo' else 'later'} revision"
+        return self.desk.workflow.refusal(command)
+
+    def refused_key(self: "PaperDeskApp", key: str) -> None:
+        """A workflow key pressed while its command is refused (its binding declined it): say why."""
+        command = REFUSED_KEYS[key]
+        why = self.key_refusal(command)
+        if why:
+            self.command_line.say(f"{key_label(key)}: {why}", "error")
+
+    def key_ctrl_r(self: "PaperDeskApp") -> None:
+        self.refused_key("ctrl+r")
+
+    def key_ctrl_s(self: "PaperDeskApp") -> None:
+        self.refused_key("ctrl+s")
+
+    def key_ctrl_b(self: "PaperDeskApp") -> None:
+        self.refused_key("ctrl+b")
+
+    def key_ctrl_z(self: "PaperDeskApp") -> None:
+        self.refused_key("ctrl+z")
+
+    def key_ctrl_y(self: "PaperDeskApp") -> None:
+        self.refused_key("ctrl+y")
 
     def action_workflow(self: "PaperDeskApp", command: str) -> None:
         self.submit(command)

@@ -132,7 +132,7 @@ async def test_undo_and_redo_are_offered_only_with_a_revision_to_go_to(workbench
         await settle(pilot)
         offered = {e.line for e in palette_entries(app)}
         assert "save" in offered and "undo" not in offered and "redo" not in offered
-        assert app.check_action("workflow", ("undo",)) is None
+        assert app.check_action("workflow", ("undo",)) is False
         app.desk.store.add_revision(pid, "# summary\n\n## Problem\nDraft 2.", "draft")
         assert "undo" in {e.line for e in palette_entries(app)} and app.check_action("workflow", ("undo",))
         await type_commands(pilot, "undo")
@@ -187,3 +187,21 @@ async def test_esc_with_text_on_the_line_clears_it_and_only_esc_on_an_empty_line
         await pilot.press("escape", "escape")  # clear, then stop
         await settle(pilot, until=lambda: finds() and not app.busy)
         assert finds()[0].status == "cancelled"
+
+
+async def test_the_footer_shows_only_the_workflow_keys_allowed_now_and_a_refused_key_says_why(workbench, library):
+    app = workbench(model=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert app.desk.state == "initial"
+        shown = app.screen.active_bindings
+        assert not {"ctrl+r", "ctrl+s", "ctrl+b"} & set(shown)  # nothing to improve, save or abandon yet
+        assert "ctrl+q" in shown and "f1" in shown
+        await pilot.press("ctrl+b")
+        await settle(pilot)
+        assert app.desk.state == "initial" and not app.screen_stack[1:]  # no question asked, nothing ran
+        assert message_text(app).startswith("^b: abandon is not available in initial")
+        await pilot.press("ctrl+s")
+        assert message_text(app).startswith("^s: save is not available in initial")
+        await pilot.press("ctrl+z")
+        assert message_text(app).startswith("^z: nothing to undo")

@@ -31,7 +31,7 @@ async def test_find_summarize_improve_save(workbench):
         await settle(pilot)
         assert app.desk.state == "select-new"
         assert app.main.query_one("#results-table", DataTable).row_count == 2
-        assert app.check_action("workflow", ("save",)) is None  # dimmed: nothing to save yet
+        assert app.check_action("workflow", ("save",)) is False  # hidden: nothing to save yet
 
         await pilot.press("f2", "enter")  # Enter on the first result: the natural command, summarize 1
         await settle(pilot)
@@ -55,7 +55,7 @@ async def test_find_summarize_improve_save(workbench):
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.desk.state == "summarized" and draft.view.status == "final"
-        assert app.check_action("workflow", ("save",)) is None and app.check_action("abandon", ()) is None
+        assert app.check_action("workflow", ("save",)) is False and app.check_action("abandon", ()) is False
 
 
 async def test_list_open_next_page_and_find_in_paper(workbench, library):
