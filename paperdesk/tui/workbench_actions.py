@@ -13,6 +13,10 @@ from paperdesk.tui.keyboard import focus_now
 from paperdesk.tui.keys import ACTION_COMMANDS, REFUSED_KEYS, key_label
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.results import ResultsPane
+from paperdesk.tui.screens.confirm import ConfirmScreen
+
+QUIT_RUNNING = ("A command is still running. Quit anyway? It stops first, and what it has written so far is kept "
+                "as an interrupted revision.")
 
 if TYPE_CHECKING:
     from paperdesk.tui.app import PaperDeskApp
@@ -115,12 +119,19 @@ class WorkbenchActions:
         else:
             focus_now(self.command_line.input)
 
-    async def action_quit(self: "PaperDeskApp") -> None:
-        """Cancel a running command, wait until it has stored its interrupted revision, close the Desk, exit."""
+    async def action_quit(self: "PaperDeskApp", confirmed: bool = False) -> None:
+        """Quit; with a command running, ask first, then cancel it, wait until it has stored its interrupted
+        revision, close the Desk and exit."""
+        worker = self._command_worker
+        running = self.desk is not None and worker is not None and not worker.is_finished
+        if running and not confirmed:
+            if isinstance(self.screen, ConfirmScreen):
+                return
+            self.push_screen(ConfirmScreen(QUIT_RUNNING), self._quit_answered)
+            return
         self.main.query_one(NotesPane).flush()
         self._pending = None
-        worker = self._command_worker
-        if self.desk is not None and worker is not None and not worker.is_finished:
+        if running:
             self.command_line.say("stopping the running command before quitting …", "busy")
             self.desk.cancel()
             try:
@@ -130,6 +141,12 @@ class WorkbenchActions:
         if self.desk is not None:
             self.desk.close()  # writes pending notes first
         self.exit()
+
+    def _quit_answered(self: "PaperDeskApp", yes: bool | None) -> None:
+        if yes:
+            self.call_later(self.action_quit, True)
+        else:
+            self.command_line.say("not quitting; the command runs on", "busy")
 
     # -- completion ----------------------------------------------------------------------------------
 

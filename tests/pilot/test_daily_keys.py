@@ -205,3 +205,21 @@ async def test_the_footer_shows_only_the_workflow_keys_allowed_now_and_a_refused
         assert message_text(app).startswith("^s: save is not available in initial")
         await pilot.press("ctrl+z")
         assert message_text(app).startswith("^z: nothing to undo")
+
+
+async def test_quit_while_work_runs_asks_first_and_no_keeps_it_running(workbench, arxiv):
+    app = workbench(model=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await start_waiting_find(pilot, arxiv)
+        await pilot.press("ctrl+q")
+        await settle(pilot, until=lambda: isinstance(app.screen, ConfirmScreen))
+        assert "still running" in app.screen.question
+        await pilot.press("n")
+        await pilot.pause(0.3)
+        assert app.busy and app.desk.busy and not app.desk.closed  # nothing stopped
+        assert "not quitting" in message_text(app)
+        await pilot.press("ctrl+q")
+        await settle(pilot, until=lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot, until=lambda: app.desk.closed)
+    assert app.desk.closed

@@ -1,6 +1,8 @@
 """The workbench never loses or hides what the user did: notes races, pane worker failures, quitting mid-command."""
 
 import pytest
+
+from paperdesk.tui.screens.confirm import ConfirmScreen
 from textual.widgets import Input
 
 from conftest import PAPERS
@@ -64,6 +66,8 @@ async def test_quit_mid_generation_stores_the_interrupted_revision_and_closes_th
         await pilot.press(*"summarize 1", "enter")
         await settle(pilot, until=lambda: len(desk_events(messages, TokenStreamed)) > 1)  # the title, then a checked sentence
         await pilot.press("ctrl+q")
+        await settle(pilot, until=lambda: isinstance(app.screen, ConfirmScreen))  # work is running: asked first
+        await pilot.press("y")
         await settle(pilot, until=lambda: app.desk.closed)
     assert app.desk.closed
     assert [o.status for o in (e.outcome for e in desk_events(messages, CommandFinished))][-1] == "cancelled"

@@ -115,9 +115,18 @@ def improve(desk: "Desk", command: Command) -> Outcome:
     result = answers.improve(desk.library, desk.backend, draft.query, old, command.text, k, template,
                              on_token=desk.token_stream(draft.kind, draft.query), cancel=desk.cancel_token,
                              max_tokens=max_tokens, dialogue=desk.dialogue_block(), note=desk.progress)
+    if result.cancelled and not _has_sentence(result.text) and current is not None:
+        # stopped before the rewrite had a sentence: an empty revision over the good one helps nobody
+        return Outcome(command.raw, "cancelled", f"interrupted before the new {draft.kind} had a sentence; "
+                       f"the {draft.kind} is unchanged (revision {current.revision})", desk.draft_view())
     status = "interrupted" if result.cancelled else "draft"
     revision = desk.drafts.add_draft_revision(draft.draft_id or 0, result.text, result.sources, status, command.text)
     return _draft_outcome(desk, command, revision.revision, result)
+
+
+def _has_sentence(text: str) -> bool:
+    """Some words of prose: more than citation marks, a heading or a stray token."""
+    return len(re.findall(r"[A-Za-z]{2,}", re.sub(r"^#.*$", "", text, flags=re.M))) >= 3
 
 
 def _improve_summary(desk: "Desk", command: Command) -> Outcome:
