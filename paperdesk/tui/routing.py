@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from paperdesk.core.commands.views import Outcome
     from paperdesk.tui.app import PaperDeskApp
 
-TOKEN_REFRESH = 8  # update the status bar's token count every this many tokens
 
 
 class OutcomeRouter:
@@ -59,13 +58,12 @@ class OutcomeRouter:
         app = self.app
         if isinstance(event, views.ProgressUpdated):
             app.status_bar.progress(event.progress)
-        elif isinstance(event, views.TokenStreamed):
+        elif isinstance(event, views.TokenStreamed):  # the status bar counts the model's own tokens (its meter)
             self._pane(DraftPane).append(event.text)
-            if event.tokens % TOKEN_REFRESH == 1:
-                app.status_bar.tokens(event.tokens, event.tokens_per_s)
         elif isinstance(event, views.GenerationStarted):
             self._pane(DraftPane).start_stream(event.kind, event.title)
             self._tab("tab-draft")
+            app.status_bar.set_activity(f"writing the {event.kind} · Esc stops")
         elif isinstance(event, views.StateChanged):
             app.refresh_bindings()
             draft = self._pane(DraftPane)
@@ -83,6 +81,7 @@ class OutcomeRouter:
                     event.kind == "token" and len(pane.answer) < 40):
                 app.status_bar.set_activity(pane.progress_line())
         elif isinstance(event, views.CommandStarted):
+            app.status_bar.set_running(True)
             app.status_bar.set_activity(f"running {event.command}")
         elif isinstance(event, views.CommandFinished):
             self.finished(event.outcome)
@@ -288,6 +287,7 @@ class OutcomeRouter:
         kind = {"ok": "info", "cancelled": "info"}.get(outcome.status, "error")
         prefix = "" if outcome.status == "ok" else f"{outcome.status}: "
         app.command_line.say(prefix + outcome.message if outcome.message or prefix else "", kind)
+        app.status_bar.set_running(False)
         app.status_bar.set_activity("cancelled" if outcome.status == "cancelled" else "")
         self.sync()
         app.command_finished()

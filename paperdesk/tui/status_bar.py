@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import re
+import time
+
 from rich.text import Text
 from textual.widgets import Static
 
+from paperdesk.core.llm.meter import METER
+
 if TYPE_CHECKING:
+    from paperdesk.core.llm.meter import Reading
     from paperdesk.core.progress import Progress
 
 
@@ -15,6 +21,22 @@ def token_activity(count: int, rate: float) -> str:
     """"generating 9 tokens · 4.2 tok/s"; one token has no rate yet (its time is the prompt's, not generation's)."""
     rate_part = f" · {rate:.1f} tok/s" if count > 1 else ""
     return f"generating {count} token{'s' if count != 1 else ''}{rate_part} · Esc stops"
+
+
+def live_suffix(stage_seconds: float, reading: "Reading | None") -> str:
+    """What the work is doing now, refreshed while it runs: the stage's elapsed time and, while the model
+    generates, its own token count and rate ("12 s · model 134 tokens, 14.2 tok/s")."""
+    parts = [f"{stage_seconds:.0f} s"]
+    if reading is not None and reading.live:
+        if reading.tokens == 0:
+            parts.append(f"model reading the prompt {reading.seconds:.0f} s")
+        else:
+            rate = f", {reading.rate:.1f} tok/s" if reading.tokens > 1 and reading.rate > 0 else ""
+            parts.append(f"model {reading.tokens} token{'s' if reading.tokens != 1 else ''}{rate}")
+    return " · ".join(parts)
+
+
+REFRESH_S = 0.5  # how often a running command's line is redrawn
 
 
 class StatusBar(Static):
@@ -25,6 +47,20 @@ class StatusBar(Static):
         self.model = "model: …"
         self.mode = ""
         self.activity = "opening the library …"
+        self.since = time.monotonic()  # when the activity last changed: the current stage's start
+        self.running = False  # a command runs: the live suffix is shown and refreshed
+
+    def on_mount(self) -> None:
+        self.set_interval(REFRESH_S, self._tick)
+
+    def _tick(self) -> None:
+        if self.running:
+            self._render_bar()
+
+    def set_running(self, running: bool) -> None:
+        self.running = running
+        self.since = time.monotonic()
+        self._render_bar()
 
     def set_workflow(self, state: str, selected: str, mode: str) -> None:
         self.state, self.selected, self.mode = state, selected, mode
@@ -35,6 +71,8 @@ class StatusBar(Static):
         self._render_bar()
 
     def set_activity(self, text: str) -> None:
+        if _shape(text) != _shape(self.activity):  # a new stage; "embed 30/120" to "embed 60/120" is the same one
+            self.since = time.monotonic()
         self.activity = text
         self._render_bar()
 
@@ -53,7 +91,8 @@ class StatusBar(Static):
         head = Text()
         head.append(f" {self.state} ", style="bold reverse")
         if self.activity:  # what is happening now comes first, so a long title never hides it
-            head.append(f" {self.activity} ", style="bold")
+            live = f" · {live_suffix(time.monotonic() - self.since, METER.read())}" if self.running else ""
+            head.append(f" {self.activity}{live} ", style="bold")
         if self.mode and self.mode != "online":
             head.append(f"│ {self.mode} ", style="bold")
         bar = head + Text(f"│ {self.selected} │ {self.model}")
@@ -62,3 +101,7 @@ class StatusBar(Static):
             bar.truncate(width, overflow="ellipsis")
             bar.no_wrap = True
         self.update(bar)
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"\d+(?:\.\d+)?", "#", text)

@@ -223,3 +223,20 @@ async def test_quit_while_work_runs_asks_first_and_no_keeps_it_running(workbench
         await pilot.press("y")
         await settle(pilot, until=lambda: app.desk.closed)
     assert app.desk.closed
+
+
+async def test_the_status_bar_says_what_runs_and_for_how_long(workbench, arxiv):
+    import re
+
+    app = workbench(model=False)
+    async with app.run_test(size=(160, 36)) as pilot:
+        await start_waiting_find(pilot, arxiv)
+
+        def seconds() -> int | None:
+            found = re.search(r"find[^·]* · (\d+) s", str(app.status_bar.render()))
+            return int(found.group(1)) if found else None
+
+        await settle(pilot, until=lambda: (seconds() or 0) >= 2)  # redrawn while it runs: the time grows
+        await pilot.press("escape")
+        await settle(pilot)
+        assert seconds() is None  # nothing runs: no live figure

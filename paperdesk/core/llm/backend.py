@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol
 
 from paperdesk.core.cancel import CancelToken
+from paperdesk.core.llm.meter import METER
 from paperdesk.core.text.clean import ControlStripper, strip_controls
 
 
@@ -104,6 +105,7 @@ def generate(
             if on_token is not None:
                 on_token(text)
 
+    METER.begin()
     stream = backend.stream(request, cancel)
     try:
         for text, reason in stream:
@@ -114,6 +116,7 @@ def generate(
                 if first is None:
                     first = time.perf_counter() - start
                 tokens += 1
+                METER.token()
                 emit(clean.feed(text))
             if reason:
                 finish = reason
@@ -122,6 +125,7 @@ def generate(
                 finish = "cancelled"
         emit(clean.flush())
     finally:
+        METER.end()
         close = getattr(stream, "close", None)
         if close is not None:
             close()  # stops the backend's generator (and its HTTP stream) right away
