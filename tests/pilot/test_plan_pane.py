@@ -7,6 +7,7 @@ the steps are known. Each test asserts on workflow state, the Desk's messages an
 import time
 
 import pytest
+
 from textual.widgets import TabbedContent, TextArea
 
 from conftest import PAPERS
@@ -14,6 +15,7 @@ from paperdesk.core.research import Backends
 from paperdesk.core.commands.views import CommandFinished, PlanUpdated
 from paperdesk.tui.panes.plan import PlanPane
 from paperdesk.tui.screens.plan_edit import PlanEditScreen
+from paperdesk.tui.screens.confirm import ConfirmScreen
 from tui_helpers import desk_events, settle, type_commands
 
 pytestmark = pytest.mark.slow
@@ -81,12 +83,18 @@ async def test_plan_mode_review_with_the_pane_keys_build_escape_resume(workbench
         assert app.desk.session.plan_pending is None and not pane.view.pending
 
         await typed(pilot, "step add library_search citation history")
-        await pilot.press("f7", "down", "down", "d")  # select step 3, drop it
+        await pilot.press("f7", "down", "down", "d")  # select step 3, drop it: asked first
+        await settle(pilot, until=lambda: isinstance(app.screen, ConfirmScreen))
+        assert "Drop step 3" in app.screen.question
+        await pilot.press("n")  # no: the plan keeps it
+        await settle(pilot)
+        assert [s.id for s in pane.view.steps] == [1, 2, 3]
+        await pilot.press("f7", "d", "y")
         await settle(pilot)
         assert outcomes(messages)[-1].command == "step drop 3" and outcomes(messages)[-1].ok
         assert [s.id for s in pane.view.steps] == [1, 2]
 
-        await pilot.press("f7", "up", "d")  # dropping step 1 would orphan step 2's input: refused, plan unchanged
+        await pilot.press("f7", "up", "d", "y")  # dropping step 1 would orphan step 2's input: refused, unchanged
         await settle(pilot)
         assert outcomes(messages)[-1].status == "error" and "passages_1" in outcomes(messages)[-1].message
         assert [s.id for s in pane.view.steps] == [1, 2]

@@ -2,7 +2,6 @@
 
 import pytest
 
-from paperdesk.tui.screens.confirm import ConfirmScreen
 from textual.widgets import Input
 
 from conftest import PAPERS
@@ -13,6 +12,7 @@ from paperdesk.core.commands.views import CommandFinished, TokenStreamed
 from paperdesk.tui.panes import notes as notes_module
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
+from paperdesk.tui.screens.confirm import ConfirmScreen
 from tui_helpers import desk_events, settle, type_commands
 
 pytestmark = pytest.mark.slow

@@ -156,9 +156,19 @@ class PlanPane(Vertical, can_focus=True):
         self.post_message(self.Run(line))
 
     def action_drop(self) -> None:
+        """d: drop the selected step, once the user says yes (a dropped step's edits are gone)."""
         step = self._step_id()
-        if step is not None:
-            self.post_message(self.Run(f"step drop {step}"))
+        if step is None or self.view is None:
+            return
+        from paperdesk.tui.screens.confirm import ConfirmScreen
+
+        row = self.view.steps[self.selected]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.post_message(self.Run(f"step drop {step}"))
+
+        self.app.push_screen(ConfirmScreen(f"Drop step {step} ({row.line}) from the plan?"), answered)
 
     def action_move(self) -> None:
         step = self._step_id()
