@@ -31,7 +31,7 @@ from paperdesk.core.config import Settings
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import APP_BINDINGS
 from paperdesk.tui.messages import DeskEvent, PaneSays, WorkerFailed
-from paperdesk.tui.palette import WorkflowCommands
+from paperdesk.tui.palette import DescribedSystemCommands, WorkflowCommands
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
@@ -56,7 +56,7 @@ class PaperDeskApp(LineEntry, StartUp, WorkbenchActions, KeyboardRouting, Readin
     TITLE = "paperdesk"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it too
     BINDINGS = APP_BINDINGS
-    COMMANDS = App.COMMANDS | {WorkflowCommands, ThemeCommands}
+    COMMANDS = {DescribedSystemCommands, WorkflowCommands, ThemeCommands}  # Textual's own, found by description
 
     def __init__(self, settings: Settings, desk: "Desk | None" = None, warm_up: bool = True,
                  cursor_blink: bool = True) -> None:

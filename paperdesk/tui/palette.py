@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.system_commands import SystemCommandsProvider
 
 from paperdesk.core.commands.parse import Command, Ref
 from paperdesk.core.commands.registry import SPECS, paper_commands
@@ -66,6 +67,26 @@ class WorkflowCommands(Provider):
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for entry in palette_entries(self.app):  # type: ignore[arg-type]
-            score = matcher.match(entry.label)
+            score = described_match(matcher, entry.label, entry.help)
             if score > 0:
                 yield Hit(score, matcher.highlight(entry.label), partial(self._run, entry), help=entry.help)
+
+
+HELP_WEIGHT = 0.7  # a match on what a command does ranks below one on its name
+
+
+def described_match(matcher: Any, label: str, help_text: str) -> float:
+    """How well a query matches a palette entry: its name, or (ranked lower) its description, so "change the
+    current theme" finds the theme command and "delete paper" finds remove."""
+    return max(matcher.match(label), HELP_WEIGHT * matcher.match(help_text) if help_text else 0.0)
+
+
+class DescribedSystemCommands(SystemCommandsProvider):
+    """Textual's app-wide commands (theme, keys, screenshot, quit), found by their description too."""
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, callback, *_ in self.app.get_system_commands(self.screen):
+            score = described_match(matcher, name, help_text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)

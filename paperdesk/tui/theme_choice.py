@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from textual.command import Hit, Hits, Provider
 from textual.theme import Theme
 
+from paperdesk.tui.palette import described_match
 from paperdesk.tui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
@@ -73,8 +74,8 @@ class ThemeCommands(Provider):
         matcher = self.matcher(query)
         for name in self._names():
             label = f"Theme: {name}"
-            score = matcher.match(label)
+            current = " (now)" if name == self.app.theme else ""
+            help_text = f"use the {name} theme{current}; it is kept for the next start"
+            score = described_match(matcher, label, help_text)
             if score > 0:
-                current = " (now)" if name == self.app.theme else ""
-                yield Hit(score, matcher.highlight(label), partial(self._use, name),
-                          help=f"use the {name} theme{current}; it is kept for the next start")
+                yield Hit(score, matcher.highlight(label), partial(self._use, name), help=help_text)

@@ -55,3 +55,19 @@ async def test_a_theme_picked_in_the_palette_is_listed_directly_and_kept_after_a
         assert again.theme == "textual-light"
     assert config.read_text().count("theme =") == 1
     assert tomllib.loads(config.read_text())["theme"] == "textual-light"
+
+
+async def test_the_palette_finds_commands_by_what_they_do(tmp_path, arxiv):
+    home = tmp_path / "home"
+    home.mkdir()
+    app = app_on(home, arxiv.api_url)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        await pilot.press(*"change the current theme")
+        await pilot.pause(0.6)
+        options = pilot.app.screen.query_one("CommandList")
+        offered = [str(options.get_option_at_index(i).prompt).splitlines()[0] for i in range(options.option_count)]
+        assert "Theme" in offered[:3], offered  # Textual's own "Change the current theme" command
+        await pilot.press("escape")
