@@ -12,3 +12,15 @@ def test_doctor_finds_a_lock_file_that_is_a_folder(tmp_path):
     (tmp_path / "home" / "write.lock").mkdir()
     check = check_data_dir(settings)
     assert check.status == PROBLEM and "is a folder" in check.summary and "move it aside" in check.fix
+
+
+def test_loading_the_embedder_through_torch_draws_no_progress_bar():
+    """transformers' own "Loading weights" bar landed in doctor's output when the ONNX model was first
+    exported; loading through torch turns it off."""
+    from transformers.utils import logging as hf_logging
+
+    from paperdesk.core.search.embedder import _quiet_transformers
+
+    hf_logging.enable_progress_bar()
+    _quiet_transformers()
+    assert not hf_logging.is_progress_bar_enabled()
