@@ -6,6 +6,7 @@ and state it started from are put back. `cancel()` (from any thread) stops the r
 from __future__ import annotations
 
 import copy
+import re
 import traceback
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -42,8 +43,10 @@ class CommandRunning:
         try:
             command = parse(line)
         except CommandError as exc:
-            # "summarize the second one": a command word in words the parser cannot read; a sure decision runs
-            if self.talk.understands(line):
+            # "summarize the second one": a command word in words the parser cannot read; a sure decision runs.
+            # A line in the command's own form (numbers, ids, options) that fails is a typo to report as such:
+            # "open 1 99999999999" must not open page 1 of something.
+            if not _typed_form(line) and self.talk.understands(line):
                 return self.talk.submit(line.strip())
             outcome = Outcome(line.strip(), "error", str(exc))
             try:
@@ -186,3 +189,12 @@ def _names_local_file(text: str) -> bool:
         return parse_source(text).local
     except PaperdeskError:
         return True  # a bad argument: let the handler say what is wrong, not the offline guard
+
+
+_FORM_WORD = re.compile(r"-{1,2}[\w-]+|[\w.:/-]*\d[\w.:/-]*")
+
+
+def _typed_form(line: str) -> bool:
+    """Every word after the command is a number, an id or an option: the line was typed as a command."""
+    words = line.split()[1:]
+    return bool(words) and all(_FORM_WORD.fullmatch(w) for w in words)

@@ -65,6 +65,8 @@ def research(desk: "Desk", command: Command) -> Outcome:
     text = command.text.strip()
     if text == "--resume":
         return _resume(desk, command)
+    if text.split()[0] == "--resume":
+        return _resume_run(desk, command, text.split()[1:])
     if text.startswith("--"):
         raise CommandError(f"research: unknown option {text.split()[0]!r}; use research <query> or research --resume")
     if desk.session.mode == "plan":
@@ -100,6 +102,20 @@ def _resume(desk: "Desk", command: Command) -> Outcome:
         raise PaperdeskError("nothing to resume: no unbuilt plan and no unfinished research run; "
                              "research <query> starts one")
     return run(desk, command, newest_run.query, run_id=newest_run.id)
+
+
+def _resume_run(desk: "Desk", command: Command, words: list[str]) -> Outcome:
+    """`research --resume N`: resume the unfinished run numbered N (the numbers `research --resume` and the
+    Reports pane show)."""
+    runs = tracker(desk).unfinished()
+    known = ", ".join(str(r.id) for r in runs) or "none"
+    if len(words) != 1 or not words[0].isdigit():
+        raise CommandError(f"research --resume takes one run number, got {' '.join(words)!r}; unfinished runs: "
+                           f"{known} (research --resume alone resumes the newest)")
+    wanted = next((r for r in runs if r.id == int(words[0])), None)
+    if wanted is None:
+        raise CommandError(f"research: no unfinished run {words[0]}; unfinished runs: {known}")
+    return run(desk, command, wanted.query, run_id=wanted.id)
 
 
 def build(desk: "Desk", command: Command) -> Outcome:
