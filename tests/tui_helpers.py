@@ -12,8 +12,13 @@ async def settle(pilot, until=None, timeout: float = 120.0) -> None:
     await pilot.pause(0.2)  # let a key's message (Input.Submitted ...) reach its handler first
     while True:
         await pilot.pause(0.05)
-        idle = app.desk is not None and not app.busy and not any(w.is_running for w in app.workers)
+        idle = (app.desk is not None and not app.busy and not any(w.is_running for w in app.workers)
+                and not getattr(app, "holding_key", False))
         done = until() if until is not None else idle
+        if done and until is None:  # idle twice in a row: a message a released pane key posted is handled
+            await pilot.pause(0.1)
+            done = (app.desk is not None and not app.busy and not any(w.is_running for w in app.workers)
+                    and not getattr(app, "holding_key", False))
         if done:
             await pilot.pause(0.05)
             return
@@ -130,3 +135,13 @@ async def start_waiting_find(pilot, arxiv) -> None:
     arxiv.fail_api(3, 503, retry_after=30)
     await pilot.press(*"find expository writing", "enter")
     await settle(pilot, until=lambda: app.busy and app.desk.busy)
+
+
+async def pane_key(pilot, *keys: str) -> None:
+    """Press keys one by one, each alone: a pane's letter key acts once no other letter follows it in time."""
+    for key in keys:
+        await pilot.press(key)
+        deadline = time.monotonic() + 5
+        while getattr(pilot.app, "holding_key", False) and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        await pilot.pause(0.05)

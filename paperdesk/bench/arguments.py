@@ -89,6 +89,11 @@ def add_parser(sub: Any) -> None:
                    help="also write each question's full answer (text, citations, passages) to this JSON Lines file, "
                         "to study a change without the model; not for the check half")
     p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("keys", help="key-to-screen latency p50/p95 while the model generates, vs idle")
+    p.add_argument("--pdf", type=Path, help="the paper to summarize (default: a fixture paper)")
+    p.add_argument("--keys", type=int, default=60, help="keys typed in each phase")
+    p.add_argument("--interval", type=float, default=0.15, help="seconds between keys (typing speed)")
+    p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("ingest", help="parsing and embedding throughput")
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--json", action="store_true")

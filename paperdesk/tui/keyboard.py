@@ -15,15 +15,22 @@ workbench is made at once (`focus_now`):
   focus at once, so this key and every following one go to the line until
   Enter or Esc, at any speed. A paste in a pane goes to the line too.
 - `:` (or `/`) focuses the command line without typing itself.
-- A pane's own key (the reader's `n`, the plan's `a`) runs its action at once,
-  before a following key could move the focus.
+- A pane's own key (the reader's `n`, the plan's `a`) acts only when pressed
+  alone: it is held for HOLD_S (as vim's timeoutlen holds a mapping's first
+  key). A printable key within that time means a word is being typed: both
+  start a command line and the pane's action never runs ("research" typed in
+  the Plan pane is the command, not r = reject and e = edit). The same key
+  again (n n n through the matches), any other key, or the time running out
+  runs the held action first. A pane key whose
+  action has nothing to do now (dimmed) starts the line at once.
 - Text widgets (the command line, the reader's find box, the notes editor) and
   modal screens take their keys as Textual gives them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.containers import Horizontal
@@ -38,6 +45,19 @@ PANE_TABS = {"draft": "tab-draft", "reader": "tab-reader", "reports": "tab-repor
 PANE_FOCUS = {"results": "#results-table", "notes": "#notes-text", "draft": "#draft-scroll",
               "reader": "#reader-scroll", "reports": "#reports-list", "plan": "#plan",
               "discussion": "#discussion-scroll"}
+
+
+HOLD_S = 0.3  # how long a pane's single-letter key waits for a next letter (typing is faster than this)
+
+
+@dataclass
+class HeldKey:
+    """A pane key waiting to learn whether it was pressed alone."""
+
+    character: str
+    action: str
+    node: Any
+    timer: Any = None
 
 
 class Workbench(Horizontal):
@@ -64,8 +84,27 @@ class KeyboardRouting:
             return
         await super().on_event(event)  # type: ignore[misc]
 
+    @property
+    def holding_key(self: "PaperDeskApp") -> bool:
+        """A pane key waits to learn whether it was pressed alone."""
+        return getattr(self, "_held", None) is not None
+
     async def _route_key(self: "PaperDeskApp", event: events.Key | events.Paste) -> bool:
         """Steer one key before Textual forwards it; True when it was used here."""
+        held: HeldKey | None = getattr(self, "_held", None)
+        if held is not None:  # the key after a held pane key decides what the held one was
+            self._held = None
+            held.timer.stop()
+            if isinstance(event, events.Key) and event.key == "escape":
+                return True  # the pane key is dropped; nothing runs
+            repeat = isinstance(event, events.Key) and event.character == held.character  # n n n: steps
+            if not repeat and self.screen is self.main and (isinstance(event, events.Paste) or
+                                                            event.is_printable and event.character):
+                line = self.command_line.input  # typing: the held letter starts the line, this key follows it
+                focus_now(line)
+                line.insert_text_at_cursor(held.character)
+                return False
+            await self.run_action(held.action, held.node)  # it was pressed alone: act, then route this key
         screen = self.screen
         if screen is not self.main:
             return False  # a modal screen's keys are its own
@@ -89,9 +128,19 @@ class KeyboardRouting:
             return True
         if active.binding.priority:
             return False  # Textual runs priority bindings before anything else
-        if active.enabled:
-            await self.run_action(active.binding.action, active.node)
+        if not active.enabled:
+            focus_now(line)  # nothing for the key to do here now: it starts a command line
+            return False
+        held = HeldKey(event.character, active.binding.action, active.node)
+        held.timer = self.set_timer(HOLD_S, lambda: self._release_held(held))
+        self._held = held
         return True
+
+    async def _release_held(self: "PaperDeskApp", held: HeldKey) -> None:
+        """No key followed in time: the pane key was pressed alone, so its action runs."""
+        if getattr(self, "_held", None) is held:
+            self._held = None
+            await self.run_action(held.action, held.node)
 
     # -- actions that move the focus ----------------------------------------------------------------
 

@@ -127,3 +127,25 @@ def test_two_generations_on_one_model_cancel_only_themselves(local_backend):
     assert results["a"].finish_reason in ("stop", "length")
     again = generate(local_backend, GenerationRequest(prompt="Once upon a time", max_tokens=4, seed=3))
     assert not again.cancelled and again.tokens > 0  # the model is free again
+
+
+def test_the_model_runs_below_the_ui_thread(local_backend):
+    """A generation's thread (and the threads llama.cpp starts from it) run at a lower priority, so the UI
+    thread handles a typed key at once; the thread that asked is the only one lowered."""
+    import os
+    import threading
+
+    from paperdesk.core.cores import MODEL_NICE
+
+    main_nice = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    seen = {}
+
+    def ask() -> None:
+        generate(local_backend, GenerationRequest(prompt="One, two,", max_tokens=2))
+        seen["nice"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    worker = threading.Thread(target=ask)
+    worker.start()
+    worker.join(120)
+    assert seen["nice"] >= MODEL_NICE
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == main_nice

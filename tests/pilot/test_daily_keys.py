@@ -240,3 +240,25 @@ async def test_the_status_bar_says_what_runs_and_for_how_long(workbench, arxiv):
         await pilot.press("escape")
         await settle(pilot)
         assert seconds() is None  # nothing runs: no live figure
+
+
+async def test_a_word_typed_in_a_pane_arrives_whole_whatever_its_first_letter(workbench, library):
+    """The reader's n (next match) and o (PDF viewer), the plan's r (reject) and e (edit): typed at typing
+    speed they begin a command, and their actions never run."""
+    library.add_pdf(PAPERS / f"{PAPER}.pdf")
+    app = workbench(model=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await type_commands(pilot, "list", "open 1")
+        await pilot.press("f5")
+        assert app.focused.id == "reader-scroll"
+        await pilot.press(*"notes reader test")
+        await pilot.pause(0.5)
+        assert app.command_line.input.value == "notes reader test"
+        assert isinstance(app.focused, Input) and not app.holding_key
+        assert isinstance(app.screen, type(app.main))  # no find box, no viewer, nothing opened over it
+        app.command_line.input.value = ""
+        await pilot.press("f7")
+        await pilot.press(*"research --resume")
+        await pilot.pause(0.5)
+        assert app.command_line.input.value == "research --resume"
+        assert app.screen is app.main  # the plan's TOML editor did not open

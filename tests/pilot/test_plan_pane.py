@@ -16,7 +16,7 @@ from paperdesk.core.commands.views import CommandFinished, PlanUpdated
 from paperdesk.tui.panes.plan import PlanPane
 from paperdesk.tui.screens.plan_edit import PlanEditScreen
 from paperdesk.tui.screens.confirm import ConfirmScreen
-from tui_helpers import desk_events, settle, type_commands
+from tui_helpers import desk_events, pane_key, settle, type_commands
 
 pytestmark = pytest.mark.slow
 QUESTION = "research how does CiteSee help readers track citations?"
@@ -89,21 +89,29 @@ async def test_plan_mode_review_with_the_pane_keys_build_escape_resume(workbench
         await pilot.press("n")  # no: the plan keeps it
         await settle(pilot)
         assert [s.id for s in pane.view.steps] == [1, 2, 3]
-        await pilot.press("f7", "d", "y")
+        await pilot.press("f7")
+        await pane_key(pilot, "d")
+        await settle(pilot, until=lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         await settle(pilot)
         assert outcomes(messages)[-1].command == "step drop 3" and outcomes(messages)[-1].ok
         assert [s.id for s in pane.view.steps] == [1, 2]
 
-        await pilot.press("f7", "up", "d", "y")  # dropping step 1 would orphan step 2's input: refused, unchanged
+        await pilot.press("f7", "up")
+        await pane_key(pilot, "d")  # dropping step 1 would orphan step 2's input: refused, unchanged
+        await settle(pilot, until=lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         await settle(pilot)
         assert outcomes(messages)[-1].status == "error" and "passages_1" in outcomes(messages)[-1].message
         assert [s.id for s in pane.view.steps] == [1, 2]
 
-        await pilot.press("f7", "m")  # move prefills the command line
+        await pilot.press("f7")
+        await pane_key(pilot, "m")  # move prefills the command line
         assert app.command_line.input.value == "step move 1 "
 
         app.command_line.input.value = ""
-        await pilot.press("f7", "b")  # build; Esc once step 1 is done: cancelled, and the run stays resumable
+        await pilot.press("f7")
+        await pane_key(pilot, "b")  # build; Esc once step 1 is done: cancelled, and the run stays resumable
         await settle(pilot, until=lambda: bool(held))  # step 1 done, step 2 running
         await pilot.press("escape")
         await settle(pilot)

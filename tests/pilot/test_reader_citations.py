@@ -17,7 +17,7 @@ from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.panes.results import ResultsPane
 from desk_helpers import cited_source, save_answer
 from settings_for import NO_MODEL, settings_for
-from tui_helpers import settle, type_commands
+from tui_helpers import pane_key, settle, type_commands
 
 pytestmark = pytest.mark.slow
 CITESEE, LEGAL = "2302.07302v1", "2304.02623v1"
@@ -72,7 +72,9 @@ async def test_find_counts_matches_and_n_N_step_through_them(home, arxiv):
     async with app.run_test(size=(160, 48)) as pilot:
         await type_commands(pilot, "list", f"open {CITESEE}")
         reader = app.main.query_one(ReaderPane)
-        await pilot.press("f5", "f", *"citations", "enter")
+        await pilot.press("f5")
+        await pane_key(pilot, "f")  # the find box, then the words typed into it
+        await pilot.press(*"citations", "enter")
         await settle(pilot, until=lambda: reader.matches)
         total = len(reader.matches)
         assert total > 10  # "citations" is all over CiteSee
@@ -84,7 +86,8 @@ async def test_find_counts_matches_and_n_N_step_through_them(home, arxiv):
         await pilot.press("N", "N")  # back past the first: wraps to the last match, on a later page
         await settle(pilot, until=lambda: reader.match_index == total - 1 and reader.page == reader.matches[-1].page)
         assert f"match {total} of {total}" in str(header.render())
-        await pilot.press("f", *"no such words anywhere", "enter")
+        await pane_key(pilot, "f")
+        await pilot.press(*"no such words anywhere", "enter")
         await settle(pilot, until=lambda: "is not in" in str(app.main.query_one("#command-message").render()))
         assert reader.match_label() == ""
 

@@ -64,4 +64,4 @@ async def test_restored_results_reach_the_terminal_after_the_model_loads(workben
         pane = again.main.query_one(ResultsPane)
         assert pane.table.row_count == 2  # the rows are there ...
         shown = terminal.text()
-        assert "2 result(s)" in shown and titles[0][:12] in shown, shown[-2000:]  # ... and on the screen
+        assert "2 results" in shown and titles[0][:12] in shown, shown[-2000:]  # ... and on the screen

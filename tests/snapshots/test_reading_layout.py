@@ -10,7 +10,7 @@ import pytest
 from paperdesk.core.desk.desk import Desk
 from paperdesk.tui.panes.reader import ReaderPane
 from desk_helpers import cited_source, save_answer
-from tui_helpers import settle, type_commands, typed, snapshot_app as app_for, snapshot_settings as settings_for
+from tui_helpers import pane_key, settle, type_commands, typed, snapshot_app as app_for, snapshot_settings as settings_for
 
 pytestmark = pytest.mark.slow
 NARROW, WIDE = (80, 24), (160, 48)
@@ -60,7 +60,9 @@ def test_wide_reader_find_match_count(snap_compare, home, arxiv):
     async def run(pilot):
         await type_commands(pilot, "list", "open 2")
         reader = pilot.app.main.query_one(ReaderPane)
-        await pilot.press("f5", "f", *"reader", "enter")
+        await pilot.press("f5")
+        await pane_key(pilot, "f")
+        await pilot.press(*"reader", "enter")
         await settle(pilot, until=lambda: reader.matches)
         await pilot.press("n")
         await settle(pilot, until=lambda: reader.match_index == 1)

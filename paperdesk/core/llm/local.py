@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.cores import usable_cores
+from paperdesk.core.cores import usable_cores, yield_to_ui
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm.backend import Capabilities, GenerationRequest
 
@@ -131,6 +131,7 @@ class LocalBackend:
 
     def stream(self, request: GenerationRequest, cancel: CancelToken | None = None
                ) -> Iterator[tuple[str, str | None]]:
+        yield_to_ui()  # this thread and the threads llama.cpp starts from it run below the UI
         llama = self.llama()
         while not self._generating.acquire(timeout=0.05):
             if cancel is not None and cancel.cancelled:
