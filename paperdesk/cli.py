@@ -35,8 +35,9 @@ def build_parser(extensions: dict[str, Extension] | None = None) -> argparse.Arg
                        description="Run workbench commands line by line: interactive on a terminal, "
                                    "or a script piped on stdin (exit 1 if a command is refused or fails).")
     p.add_argument("--keep-going", action="store_true", help="in a script, run on after a refused or failed command")
-    p = verb("add", "add a paper by arXiv id, arXiv URL or local PDF file")
-    p.add_argument("source", help="arXiv id or URL, or a path to a PDF")
+    p = verb("add", "add papers: arXiv ids or URLs, PDF files, and folders (every PDF under them)")
+    p.add_argument("sources", nargs="+", metavar="source",
+                   help="arXiv id or URL, a path to a PDF, or a folder; several in one run share the loaded models")
     p = verb("find", "search arXiv")
     p.add_argument("query", nargs="+")
     p.add_argument("--max", type=int, default=None, help="number of results")

@@ -30,7 +30,12 @@ def _is_file(source: str) -> bool:
 
 
 def cmd_add(args: argparse.Namespace, settings: Settings) -> int:
-    source = args.source
+    sources = list(args.sources)
+    if len(sources) > 1 or Path(sources[0]).expanduser().is_dir():
+        from paperdesk.cli_add_many import cmd_add_many
+
+        return cmd_add_many(sources, args, settings)
+    source = sources[0]
     if not source.strip():
         raise UsageError("add: give an arXiv id (2302.07302), an arXiv URL or the path of a PDF file")
     library = open_library(settings)
