@@ -26,10 +26,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--out", type=Path, help="file to write, - for stdout (default: paperdesk.bib / summary-ID.md / "
                                             "report.md here)")
     p.add_argument("--json", action="store_true")
-    p = sub.add_parser("import", help="add the papers a BibTeX file names (arXiv ids, local PDFs)",
-                       description="Add the entries with an arXiv id or a local PDF; list the others as skipped.")
-    p.add_argument("format", choices=("bibtex",))
-    p.add_argument("file", type=Path)
+    p = sub.add_parser("import", help="add the papers a BibTeX file or a Zotero library names",
+                       description="bibtex FILE: the entries with an arXiv id or a local PDF (file = {...} fields "
+                                   "are followed). zotero [DIR]: every item of a Zotero data directory (default "
+                                   "~/Zotero) with its PDF, Zotero's metadata, collections as tags and notes. "
+                                   "What has no PDF is listed as skipped.")
+    p.add_argument("format", choices=("bibtex", "zotero"))
+    p.add_argument("file", type=Path, nargs="?", help="the .bib file, or Zotero's data directory")
     p.add_argument("--json", action="store_true")
     for verb, text in (("tag", "tag a library paper"), ("untag", "take tags off a library paper")):
         p = sub.add_parser(verb, help=text, description=text)
@@ -107,6 +110,10 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.core.library.importer import import_entries, read_bib
     from paperdesk.core.sources.arxiv import ArxivClient
 
+    if args.format == "zotero":
+        return _import_zotero(args, settings)
+    if args.file is None:
+        raise UsageError("import bibtex: give the .bib file to read")
     library = _library(settings)
     entries = read_bib(args.file)
     offline = "started with --offline" if settings["offline"] else None
@@ -119,6 +126,34 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
             print(line)
         print(report.summary(args.file.name), file=sys.stderr)
     return 0
+
+
+def _import_zotero(args: argparse.Namespace, settings: Settings) -> int:
+    from paperdesk.console import ProgressLine
+    from paperdesk.core.cancel import CancelToken
+    from paperdesk.core.library.zotero import default_dir, import_zotero
+
+    folder = (args.file or default_dir()).expanduser()
+    library = _library(settings)
+    cancel = CancelToken()
+    line = None if args.json else ProgressLine()
+    try:
+        report = import_zotero(library, folder, cancel, progress=line)
+    except KeyboardInterrupt:
+        print("stopped: the papers added so far are kept; run import zotero again to go on", file=sys.stderr)
+        return 1
+    finally:
+        if line is not None:
+            line.close()
+        library.close()
+    if args.json:
+        print_json({"added": report.added, "present": report.present, "skipped": report.skipped,
+                    "failed": report.failed})
+    else:
+        for text in report.lines():
+            print(text)
+        print(report.summary(), file=sys.stderr)
+    return 1 if report.failed else 0
 
 
 def _tagging(args: argparse.Namespace, settings: Settings, add: bool) -> int:

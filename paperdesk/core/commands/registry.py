@@ -180,8 +180,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("export", Arg.QUERY, "export bibtex [n|id ...|--all] [--out FILE] | export markdown summary|report",
                 "write BibTeX for papers, or a summary/report as Markdown with references, to a file",
                 (Rule(ANY),), "library_io:export_", readonly=True),
-    CommandSpec("import", Arg.QUERY, "import bibtex <file.bib>",
-                "add the papers a BibTeX file names (arXiv ids, local PDFs); lists what was skipped and why",
+    CommandSpec("import", Arg.QUERY, "import bibtex <file.bib> | import zotero [dir]",
+                "add the papers a BibTeX file or a Zotero library names (with Zotero's metadata, collections "
+                "as tags, notes); lists what was skipped and why",
                 (Rule(ANY_STAR),), "library_io:import_",
                 enable_hint="finish the draft summary first (save or abandon), then import"),
     CommandSpec("remove", Arg.REF, "remove <n|id>", "delete a paper, its PDF, notes and index entries (asks first)",

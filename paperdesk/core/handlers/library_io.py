@@ -125,8 +125,11 @@ def import_(desk: "Desk", command: Command) -> Outcome:
     from paperdesk.core.library.importer import import_entries, read_bib
 
     words = command.text.split(None, 1)
+    if words and words[0].lower() == "zotero":
+        return _import_zotero(desk, command, words[1] if len(words) == 2 else "")
     if len(words) != 2 or words[0].lower() != "bibtex":
-        raise CommandError("import needs bibtex <file> (usage: import bibtex <file.bib>)")
+        raise CommandError("import needs bibtex <file> or zotero [dir] (usage: import bibtex <file.bib> | "
+                           "import zotero [dir])")
     path = Path(words[1].strip().strip("'\"")).expanduser()
     entries = read_bib(path)
     if not entries:
@@ -138,6 +141,18 @@ def import_(desk: "Desk", command: Command) -> Outcome:
     status = "cancelled" if report.cancelled else "ok"
     return Outcome(command.raw, status, report.summary(path.name),
                    LinesView(f"import {path.name}", report.lines()))
+
+
+def _import_zotero(desk: "Desk", command: Command, where: str) -> Outcome:
+    from paperdesk.core.library.zotero import default_dir, import_zotero
+
+    folder = Path(where.strip().strip("'\"")).expanduser() if where.strip() else default_dir()
+    report = import_zotero(desk.library, folder, desk.cancel_token, desk.progress,
+                           add_notes=lambda pid, text: desk.append_notes(pid, text) and None)
+    if report.added:
+        desk._refresh_downloaded()
+    status = "cancelled" if report.cancelled else "ok"
+    return Outcome(command.raw, status, report.summary(), LinesView(f"import zotero {folder}", report.lines()))
 
 
 def remove(desk: "Desk", command: Command) -> Outcome:
