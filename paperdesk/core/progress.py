@@ -12,6 +12,7 @@ class Progress:
     done: int
     total: int | None   # None when unknown (a download without Content-Length)
     unit: str = ""      # "bytes", "pages", "chunks"
+    detail: str = ""    # what is under way inside the step ("x.pdf: embed 40/120 chunks"), shown after the amount
 
     @property
     def fraction(self) -> float | None:

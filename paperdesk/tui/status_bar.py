@@ -77,7 +77,7 @@ class StatusBar(Static):
         self._render_bar()
 
     def progress(self, p: "Progress") -> None:
-        self.set_activity(f"{p.stage} {p.amount}")
+        self.set_activity(f"{p.stage} {p.amount}" + (f" · {p.detail}" if p.detail else ""))
 
     def tokens(self, count: int, rate: float) -> None:
         self.set_activity(token_activity(count, rate))

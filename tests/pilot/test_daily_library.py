@@ -15,7 +15,7 @@ from paperdesk.core.commands.views import CommandFinished, GenerationStarted
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.screens.confirm import ConfirmScreen
-from tui_helpers import desk_events, settle, type_commands
+from tui_helpers import settle, type_commands
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,3 +121,30 @@ async def test_notes_follow_the_paper_in_the_reader_and_the_list(workbench, libr
         await type_commands(pilot, "notes from the command line")  # notes = the paper open in the reader
         assert app.desk.drafts.notes(second).endswith("from the command line")
         assert app.desk.drafts.notes(first) == ""
+
+
+async def test_add_a_folder_shows_its_progress_and_esc_keeps_the_papers_added(workbench, tmp_path):
+    import shutil
+
+    folder = tmp_path / "to read"
+    folder.mkdir()
+    for name in ("2304.02623v1.pdf", "papermage.pdf", "2302.07302v1.pdf"):
+        shutil.copyfile(PAPERS / name, folder / name)
+    app = workbench(model=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press(*f"add '{folder}'", "enter")
+        await settle(pilot, until=lambda: app.status_bar.activity.startswith("add 1/3 papers"))
+        assert "2304.02623v1.pdf" in app.status_bar.activity and "left" in app.status_bar.activity  # the file, an ETA
+        await pilot.press("escape")  # the line is empty: Esc stops the work
+        await settle(pilot)
+        said = str(app.main.query_one("#command-message").render())
+        assert said.startswith("cancelled:") and "run the same add again" in said
+        kept = app.desk.store.count_papers()
+        assert 1 <= kept < 3 and app.desk.library.integrity_problems() == []
+        assert "added 2302.07302v1.pdf" in getattr(app.screen, "text", "").replace(str(folder) + "/", "")
+        await pilot.press("escape")
+        await type_commands(pilot, f"add '{folder}'")  # again: the rest is added, nothing twice
+        said = str(app.main.query_one("#command-message").render())
+        assert f"{3 - kept} paper" in said and f"{kept} already in the library" in said
+        assert app.desk.store.count_papers() == 3 and app.desk.state == "initial"

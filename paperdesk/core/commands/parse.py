@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
+from pathlib import Path
 from dataclasses import dataclass
 
 from paperdesk.core.errors import PaperdeskError
@@ -93,8 +94,10 @@ def parse(line: str) -> Command:
     if spec.arg is Arg.SOURCE:  # one word: "add a note that ..." is a message, not a file called "a note that"
         parts = _split(rest, name)
         if len(parts) != 1:
-            raise CommandError(f"{name} takes one PDF path, arXiv id or URL; quote a path with spaces "
+            raise CommandError(f"{name} takes one PDF path, arXiv id or URL, or a folder; quote a path with spaces "
                                f"(usage: {spec.usage})")
+        if name == "add" and Path(parts[0]).expanduser().is_dir():  # a folder: every PDF under it, no draft
+            return Command("import", text=f"folder {parts[0]}", raw=raw)
         return Command(name, text=parts[0], raw=raw)
     if spec.arg is Arg.PAGE:
         return _page_and_filters(name, rest, raw)

@@ -127,6 +127,8 @@ def import_(desk: "Desk", command: Command) -> Outcome:
     words = command.text.split(None, 1)
     if words and words[0].lower() == "zotero":
         return _import_zotero(desk, command, words[1] if len(words) == 2 else "")
+    if words and words[0].lower() == "folder" and len(words) == 2:
+        return _import_folder(desk, command, words[1])
     if len(words) != 2 or words[0].lower() != "bibtex":
         raise CommandError("import needs bibtex <file> or zotero [dir] (usage: import bibtex <file.bib> | "
                            "import zotero [dir])")
@@ -141,6 +143,34 @@ def import_(desk: "Desk", command: Command) -> Outcome:
     status = "cancelled" if report.cancelled else "ok"
     return Outcome(command.raw, status, report.summary(path.name),
                    LinesView(f"import {path.name}", report.lines()))
+
+
+def _import_folder(desk: "Desk", command: Command, where: str) -> Outcome:
+    """`add DIR`: every PDF under the folder, each once, one progress line (papers done of all, the current
+    file, its stage); Esc stops after the paper being added is undone, and the papers added stay."""
+    from paperdesk.core.library.batch_add import add_many, expand
+    from paperdesk.core.progress import Progress
+
+    folder = where.strip().strip("'\"")
+    sources, skipped = expand([folder])
+
+    def step(done: int, total: int, name: str, stage: "Progress | None", eta: float | None) -> None:
+        busy = stage is not None and stage.stage != "start"
+        what = f"{name}: {stage.stage} {stage.amount}" if busy and name else name
+        left = f" · about {eta:.0f} s left" if eta else ""
+        desk.progress(Progress("add", done, total, "papers", f"{what}{left}".strip(" ·")))
+
+    client = desk.arxiv if desk.context.offline_reason() is None else None
+    report = add_many(desk.library, sources, client, on_progress=step, cancel=desk.cancel_token)
+    report.skipped[:0] = skipped
+    if report.added:
+        desk._refresh_downloaded()
+    lines = ([f"added {source} as {pid}" for source, pid in report.added]
+             + [f"already in the library: {source} ({pid})" for source, pid in report.present]
+             + [f"failed {source}: {why}" for source, why in report.failed]
+             + [f"skipped {source}: {why}" for source, why in report.skipped])
+    return Outcome(command.raw, "cancelled" if report.stopped else "ok", f"{folder}: {report.summary()}",
+                   LinesView(f"add {folder}", lines))
 
 
 def _import_zotero(desk: "Desk", command: Command, where: str) -> Outcome:
