@@ -71,12 +71,14 @@ async def _measure(settings: Settings, pdf: Path, keys: int, interval: float) ->
         note(f"idle: {len(idle)} keys typed; now while the summary generates ...")
         app.submit("improve say more about the method")  # a summary revision: minutes of generation
         deadline = time.monotonic() + 120
-        while not METER.read().live and time.monotonic() < deadline:
-            await pilot.pause(0.1)
+        while not (METER.read().live and METER.read().tokens >= 2) and time.monotonic() < deadline:
+            await pilot.pause(0.05)  # typing starts once the model decodes (its prompt is read)
         rates: list[float] = []
+        live: list[bool] = []
 
         def generating() -> bool:
             reading = METER.read()
+            live.append(reading.live)
             if reading.live and reading.rate > 0:
                 rates.append(reading.rate)
             return app.busy
@@ -85,7 +87,7 @@ async def _measure(settings: Settings, pdf: Path, keys: int, interval: float) ->
         await pilot.press("escape")
         while app.busy:
             await pilot.pause(0.2)
-    return {"idle": idle, "generating": busy, "rates": rates}
+    return {"idle": idle, "generating": busy, "rates": rates, "live": sum(live[:len(busy)])}
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -108,6 +110,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if report["idle"]["p95_ms"]:
         report["p95_ratio"] = round(report["generating"]["p95_ms"] / report["idle"]["p95_ms"], 2)
         lines.append(f"generating / idle p95: {report['p95_ratio']:.2f}x")
+    report["keys_while_model_ran"] = figures["live"]
+    lines.append(f"keys typed while a generation was under way: {figures['live']} of {report['generating']['keys']}")
     rates = figures["rates"]
     report["decode_tok_s"] = round(statistics.median(rates), 1) if rates else None
     lines.append(f"model decode meanwhile: {report['decode_tok_s'] or '-'} tok/s (median of the meter's readings)")
