@@ -54,12 +54,13 @@ def find_title(lines: list[Line], height: float, body: float) -> list[int]:
     The lines are gathered by position, not by their order in the file: a title's lines may overlap
     (tall glyphs in a tight leading) or come in separate blocks after other text.
     """
-    cands = [i for i, ln in enumerate(lines) if ln.y0 < 0.5 * height and len(_LETTER.findall(ln.text)) >= 3]
+    cands = [i for i, ln in enumerate(lines) if ln.y0 < 0.5 * height and len(_LETTER.findall(ln.text)) >= 3
+             and not _STAMP.search(ln.text)]
     if not cands:
         return []
     big = max(lines[i].size for i in cands)
-    if big < body + 1.0:  # nothing stands out as a title
-        return []
+    if big < body + 1.0:  # nothing stands out by size: a title set in capitals at body size, if there is one
+        return _capital_title(lines, [i for i in cands if lines[i].y0 < 0.35 * height])
     same = sorted((i for i in cands if lines[i].size >= big - 0.5), key=lambda i: (lines[i].y0, lines[i].x0))
     chosen = [same[0]]
     bottom = lines[same[0]].y1
@@ -69,6 +70,27 @@ def find_title(lines: list[Line], height: float, body: float) -> list[int]:
             break
         chosen.append(i)
         bottom = max(bottom, ln.y1)
+    return chosen
+
+
+_STAMP = re.compile(r"\barXiv:\s?\d{4}\.\d{4,5}|\barXiv:[a-z-]+/\d{7}")
+
+
+def _capital_title(lines: list[Line], cands: list[int]) -> list[int]:
+    """The first lines near the top set in capitals (three words or more, every letter upper case), one
+    after another: many journals and vignettes set the title so, at the body's size."""
+    chosen: list[int] = []
+    for i in sorted(cands, key=lambda i: (lines[i].y0, lines[i].x0)):
+        letters = _LETTER.findall(lines[i].text)
+        capitals = len(letters) >= 10 and sum(c.isupper() for c in letters) >= 0.9 * len(letters)
+        if capitals and (chosen or len(lines[i].text.split()) >= 3):
+            if chosen and lines[i].y0 - lines[chosen[-1]].y1 > 2 * lines[i].size:
+                break
+            chosen.append(i)
+            if len(chosen) == 4:
+                break
+        elif chosen:
+            break
     return chosen
 
 
