@@ -61,16 +61,9 @@ async def _measure(settings: Settings, pdf: Path, keys: int, interval: float) ->
     async with app.run_test(size=(160, 48)) as pilot:
         while app.desk is None or app.busy:
             await pilot.pause(0.1)
-        note("adding the paper and loading the writer ...")
-        app.submit(f"add {pdf}")
-        await pilot.pause(0.5)
-        while app.busy:
-            await pilot.pause(0.2)
-        app.desk.backend.warm_up()
-        idle = await _type_keys(pilot, keys, interval)
-        note(f"idle: {len(idle)} keys typed; now while the summary generates ...")
-        app.submit("improve say more about the method")  # a summary revision: minutes of generation
-        deadline = time.monotonic() + 120
+        note("adding the paper; keys are typed once its summary's generation runs ...")
+        app.submit(f"add {pdf}")  # the paper, then its summary draft: minutes of generation
+        deadline = time.monotonic() + 600
         while not (METER.read().live and METER.read().tokens >= 2) and time.monotonic() < deadline:
             await pilot.pause(0.05)  # typing starts once the model decodes (its prompt is read)
         rates: list[float] = []
@@ -84,9 +77,11 @@ async def _measure(settings: Settings, pdf: Path, keys: int, interval: float) ->
             return app.busy
 
         busy = await _type_keys(pilot, keys, interval, generating)
-        await pilot.press("escape")
+        note(f"generating: {len(busy)} keys typed; stopping the summary, then the same with nothing running ...")
+        await pilot.press("escape", "escape")  # the line first, then the work
         while app.busy:
             await pilot.pause(0.2)
+        idle = await _type_keys(pilot, keys, interval)
     return {"idle": idle, "generating": busy, "rates": rates, "live": sum(live[:len(busy)])}
 
 
