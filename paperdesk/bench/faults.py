@@ -8,8 +8,9 @@ the TUI's Notes pane itself (faults_tui.py), a
 trickling and an oversized download, export to a symlink or a device, hostile
 model-server streams, bad input on every verb, a truncated or zero-byte
 catalogue rebuilt by `doctor --rebuild`, removes in a copied library
-(faults_library.py), and free text that would discard work in each face
-(faults_dispatch.py). "clean"
+(faults_library.py), free text that would discard work in each face
+(faults_dispatch.py), and PDFs with far more text than a paper, a model install
+killed outright and the same PDF under other names (faults_limits.py). "clean"
 means the library opened afterwards with integrity ok, chunks = keyword docs =
 vectors by id and no stray files (and, for bad input, one line and exit 1/2);
 "lost" counts papers whose add had returned and that were gone afterwards.
@@ -130,6 +131,18 @@ def run_all(root: Path, embedder, kills: int, seed: int, classes: set[str] | Non
         from paperdesk.bench import faults_dispatch
 
         tallies += faults_dispatch.run_all(home_settings, embedder, pdfs[0])
+    if want("limits"):
+        from paperdesk.bench import faults_limits
+
+        tally = Tally("PDF with far more text than a paper")
+        faults_limits.text_limit_trials(home_settings("limits"), embedder, root / "limits-pdfs", tally)
+        tallies.append(tally)
+        tally = Tally("kill -9 during models install")
+        faults_limits.killed_install_trials(root / "install", tally)
+        tallies.append(tally)
+        tally = Tally("the same PDF under other names")
+        faults_limits.same_pdf_trials(home_settings("same-pdf"), embedder, pdfs, root / "same-pdf-copies", tally)
+        tallies.append(tally)
     if want("input"):
         tally = Tally("bad input on every verb")
         settings = home_settings("input")
