@@ -15,7 +15,7 @@ from paperdesk.core.commands.views import CommandFinished, GenerationStarted
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.screens.confirm import ConfirmScreen
-from tui_helpers import settle, type_commands
+from tui_helpers import desk_events, settle, type_commands
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
