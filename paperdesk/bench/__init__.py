@@ -34,6 +34,8 @@ def run_bench(args: argparse.Namespace, settings: Settings) -> int:
         from paperdesk.bench.faults import run
     elif args.bench == "qa":
         from paperdesk.bench.qa import run
+    elif args.bench == "import":
+        from paperdesk.bench.import_speed import run
     elif args.bench == "keys":
         from paperdesk.bench.key_latency import run
     elif args.bench == "search":

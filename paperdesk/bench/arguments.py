@@ -89,6 +89,12 @@ def add_parser(sub: Any) -> None:
                    help="also write each question's full answer (text, citations, passages) to this JSON Lines file, "
                         "to study a change without the model; not for the check half")
     p.add_argument("--json", action="store_true")
+    p = bench_sub.add_parser("import", help="papers/minute for a folder in one run vs one add per paper, peak "
+                             "memory, search at 500 papers, a Ctrl-C and re-run")
+    p.add_argument("--generated", type=int, default=500, help="distinct PDFs built from real pages (0: none)")
+    p.add_argument("--interrupt-papers", type=int, default=40, help="papers in the Ctrl-C trial's batch")
+    p.add_argument("--seed", type=int, default=3)
+    p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("keys", help="key-to-screen latency p50/p95 while the model generates, vs idle")
     p.add_argument("--pdf", type=Path, help="the paper to summarize (default: a fixture paper)")
     p.add_argument("--keys", type=int, default=60, help="keys typed in each phase")
