@@ -1,4 +1,4 @@
-"""`paperdesk add A B DIR ...`: many papers in one run (core/library/batch_add.py), with one progress line
+"""`paperdesk add A B DIR ...`: many papers in one run (core/commands/batch_add.py), with one progress line
 (papers done / total, the current file and stage, an ETA), each failure listed with its reason, and one
 summary line. Ctrl-C stops after the paper being added is undone; every paper added before stays, and the
 same command run again skips them."""
@@ -55,9 +55,8 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
 
 
-def cmd_add_many(arguments: list[str], args: argparse.Namespace, settings: Settings) -> int:
-    from paperdesk.cli_verbs import open_library
-    from paperdesk.core.library.batch_add import BatchReport, add_many, expand
+def cmd_add_many(arguments: list[str], args: argparse.Namespace, settings: Settings, open_library) -> int:
+    from paperdesk.core.commands.batch_add import BatchReport, add_many, expand
     from paperdesk.core.sources.arxiv import ArxivClient
 
     sources, skipped = expand(arguments)

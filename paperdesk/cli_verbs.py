@@ -30,11 +30,13 @@ def _is_file(source: str) -> bool:
 
 
 def cmd_add(args: argparse.Namespace, settings: Settings) -> int:
-    sources = list(args.sources)
-    if len(sources) > 1 or Path(sources[0]).expanduser().is_dir():
+    sources = [s for s in args.sources if s.strip()]  # "" is no source (and Path("") would be the cwd)
+    if not sources:
+        raise UsageError("add: give an arXiv id (2302.07302), an arXiv URL, the path of a PDF file or a folder")
+    if len(sources) > 1 or _is_folder(sources[0]):
         from paperdesk.cli_add_many import cmd_add_many
 
-        return cmd_add_many(sources, args, settings)
+        return cmd_add_many(sources, args, settings, open_library)
     source = sources[0]
     if not source.strip():
         raise UsageError("add: give an arXiv id (2302.07302), an arXiv URL or the path of a PDF file")
@@ -73,6 +75,13 @@ def cmd_add(args: argparse.Namespace, settings: Settings) -> int:
         verb = "added" if result.created else "already in the library:"
         print(f"{verb} {paper.id}  {paper.title} ({paper.page_count} pages, {chunks} chunks)")
     return 0
+
+
+def _is_folder(text: str) -> bool:
+    try:
+        return Path(text).expanduser().is_dir()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL: not a folder
+        return False
 
 
 def cmd_find(args: argparse.Namespace, settings: Settings) -> int:

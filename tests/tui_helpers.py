@@ -118,7 +118,7 @@ def snapshot_app(home, api_url):
     """The workbench over `home` with snapshot settings: no model warm-up, no cursor blink."""
     from paperdesk.tui.app import PaperDeskApp
 
-    return PaperDeskApp(snapshot_settings(home, api_url), warm_up=False, cursor_blink=False)
+    return PaperDeskApp(snapshot_settings(home, api_url), warm_up=False, cursor_blink=False, live_status=False)
 
 
 def typed(*lines: str):

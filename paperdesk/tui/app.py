@@ -59,9 +59,10 @@ class PaperDeskApp(LineEntry, StartUp, WorkbenchActions, KeyboardRouting, Readin
     COMMANDS = {DescribedSystemCommands, WorkflowCommands, ThemeCommands}  # Textual's own, found by description
 
     def __init__(self, settings: Settings, desk: "Desk | None" = None, warm_up: bool = True,
-                 cursor_blink: bool = True) -> None:
+                 cursor_blink: bool = True, live_status: bool = True) -> None:
         super().__init__()
         self.cursor_blink = cursor_blink  # off in snapshot tests
+        self.live_status = live_status  # the status bar's running clock and token rate; off in snapshot tests
         self.settings = settings
         self.desk: Desk | None = None
         self._given_desk = desk  # tests pass one in; otherwise it opens in a worker
@@ -102,7 +103,7 @@ class PaperDeskApp(LineEntry, StartUp, WorkbenchActions, KeyboardRouting, Readin
                 yield TabPane("Plan · F7", id="tab-plan")
                 yield TabPane("Discussion · F8", id="tab-discussion")
         yield CommandLine(self.completion_candidates, id="command-line")
-        yield StatusBar(id="status-bar")
+        yield StatusBar(id="status-bar", live=self.live_status)
         yield Footer()
 
     @property

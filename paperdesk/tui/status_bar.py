@@ -40,8 +40,9 @@ REFRESH_S = 0.5  # how often a running command's line is redrawn
 
 
 class StatusBar(Static):
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, live: bool = True, **kwargs) -> None:
         super().__init__("", **kwargs)
+        self.live = live  # show the running stage's clock and the model's token rate
         self.state = "starting"
         self.selected = "none"
         self.model = "model: …"
@@ -91,7 +92,8 @@ class StatusBar(Static):
         head = Text()
         head.append(f" {self.state} ", style="bold reverse")
         if self.activity:  # what is happening now comes first, so a long title never hides it
-            live = f" · {live_suffix(time.monotonic() - self.since, METER.read())}" if self.running else ""
+            live = (f" · {live_suffix(time.monotonic() - self.since, METER.read())}" if self.running and self.live
+                    else "")
             head.append(f" {self.activity}{live} ", style="bold")
         if self.mode and self.mode != "online":
             head.append(f"│ {self.mode} ", style="bold")

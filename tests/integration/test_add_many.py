@@ -11,7 +11,7 @@ from conftest import PAPERS
 from paperdesk.cli import main
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.config import load_settings
-from paperdesk.core.library.batch_add import add_many, expand
+from paperdesk.core.commands.batch_add import add_many, expand
 from paperdesk.core.library.library import Library
 
 

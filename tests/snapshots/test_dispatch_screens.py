@@ -38,7 +38,8 @@ def make_app(tmp_path, arxiv, embedder):
             before.close()
         desk = Desk(settings_for(home, arxiv.api_url), embedder=embedder, backend=backend)
         desks.append(desk)
-        return PaperDeskApp(desk.settings, desk=desk, warm_up=False, cursor_blink=False)
+        return PaperDeskApp(desk.settings, desk=desk, warm_up=False, cursor_blink=False,
+                            live_status=False)
 
     yield make
     for desk in desks:

@@ -19,8 +19,8 @@ def test_loading_the_embedder_through_torch_draws_no_progress_bar():
     exported; loading through torch turns it off."""
     from transformers.utils import logging as hf_logging
 
-    from paperdesk.core.search.embedder import _quiet_transformers
+    from paperdesk.core.search.hf_quiet import quiet_transformers
 
     hf_logging.enable_progress_bar()
-    _quiet_transformers()
+    quiet_transformers()
     assert not hf_logging.is_progress_bar_enabled()

@@ -96,7 +96,7 @@ def parse(line: str) -> Command:
         if len(parts) != 1:
             raise CommandError(f"{name} takes one PDF path, arXiv id or URL, or a folder; quote a path with spaces "
                                f"(usage: {spec.usage})")
-        if name == "add" and Path(parts[0]).expanduser().is_dir():  # a folder: every PDF under it, no draft
+        if name == "add" and _is_folder(parts[0]):  # a folder: every PDF under it, no draft
             return Command("import", text=f"folder {parts[0]}", raw=raw)
         return Command(name, text=parts[0], raw=raw)
     if spec.arg is Arg.PAGE:
@@ -112,6 +112,13 @@ def parse(line: str) -> Command:
     ref = parse_ref(parts[0], name)
     page = _positive(parts[1], name, "page") if len(parts) == 2 else None
     return Command(name, text="--external" if external else "", ref=ref, page=page, raw=raw)
+
+
+def _is_folder(text: str) -> bool:
+    try:
+        return Path(text).expanduser().is_dir()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL: not a folder
+        return False
 
 
 def parse_ref(text: str, command: str = "") -> Ref:

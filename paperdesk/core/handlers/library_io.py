@@ -148,7 +148,7 @@ def import_(desk: "Desk", command: Command) -> Outcome:
 def _import_folder(desk: "Desk", command: Command, where: str) -> Outcome:
     """`add DIR`: every PDF under the folder, each once, one progress line (papers done of all, the current
     file, its stage); Esc stops after the paper being added is undone, and the papers added stay."""
-    from paperdesk.core.library.batch_add import add_many, expand
+    from paperdesk.core.commands.batch_add import add_many, expand
     from paperdesk.core.progress import Progress
 
     folder = where.strip().strip("'\"")

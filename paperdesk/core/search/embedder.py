@@ -26,6 +26,7 @@ import numpy as np
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import ConfigError
+from paperdesk.core.search.hf_quiet import quiet_transformers
 from paperdesk.core.search.segments import Segmenter
 
 DIM = 384
@@ -64,7 +65,7 @@ def _load_model(path: Path):
             os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
             from sentence_transformers import SentenceTransformer
 
-            _quiet_transformers()
+            quiet_transformers()
             if not path.exists():
                 raise ConfigError(f"config key embedding.model_path: {path} does not exist")
             try:
@@ -75,17 +76,6 @@ def _load_model(path: Path):
                     f"({type(exc).__name__}); point it at a model directory or unset it"
                 ) from None
         return _MODELS[path]
-
-
-def _quiet_transformers() -> None:
-    """transformers draws its own "Loading weights" bar (not the hub's): it would land in doctor's output, or
-    on the TUI's screen, whenever the model loads through torch."""
-    try:
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()
-    except Exception:  # noqa: BLE001 - an older or newer transformers: a bar is cosmetic
-        pass
 
 
 _ONNX: dict[Path, object] = {}

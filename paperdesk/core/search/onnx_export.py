@@ -57,9 +57,9 @@ def _export_fp32(model_dir: Path, target: Path) -> None:
     import torch
     from transformers import AutoModel
 
-    from paperdesk.core.search.embedder import _quiet_transformers
+    from paperdesk.core.search.hf_quiet import quiet_transformers
 
-    _quiet_transformers()  # no "Loading weights" bar on the terminal (doctor's output, the TUI's screen)
+    quiet_transformers()  # no "Loading weights" bar on the terminal (doctor's output, the TUI's screen)
 
     # Eager attention traces as plain MatMul/Softmax, which ONNX Runtime's BERT optimizer fuses into one
     # Attention node (quantized: QAttention). The default SDPA path traces a masked_fill with Where/IsNaN

@@ -62,14 +62,21 @@ def expand(arguments: list[str]) -> tuple[list[PaperSource], list[tuple[str, str
             sources.append(source)
 
     for text in arguments:
+        if not text.strip():
+            skipped.append((text, "an empty argument names nothing"))
+            continue
         path = Path(text).expanduser()
-        if path.is_dir():
+        try:
+            kind = "folder" if path.is_dir() else "file" if path.is_file() else ""
+        except (OSError, ValueError):  # a name no file system takes (too long, a NUL)
+            kind = ""
+        if kind == "folder":
             pdfs = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf")
             if not pdfs:
                 skipped.append((text, "no PDF files in this folder or below"))
             for pdf in pdfs:
                 take(file_source(pdf), str(pdf.resolve()))
-        elif path.is_file():
+        elif kind == "file":
             if path.suffix.lower() != ".pdf" and not _starts_like_pdf(path):
                 skipped.append((text, "not a PDF file"))
                 continue
