@@ -89,3 +89,36 @@ def test_the_workbench_imports_a_zotero_library_too(make_desk, zotero_dir):
     assert any(line.startswith("skipped 'Fully Conservative") for line in outcome.view.lines)
     euler = next(p for p in desk.store.list_papers() if p.title.startswith("The Euler equations"))
     assert "Lemma 2" in desk.notes(euler.id)
+
+
+def test_a_library_zotero_holds_locked_is_read_from_a_copy(tmp_path, monkeypatch):
+    import tempfile
+
+    from paperdesk.core.library.zotero import read_library
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the copy is made, to see it go
+
+    folder = tmp_path / "My Zotero #1"  # a path a file: URI must escape
+    shutil.copytree(FIXTURE, folder)
+    zotero = sqlite3.connect(folder / "zotero.sqlite")  # Zotero running: an exclusive lock on its database
+    zotero.execute("PRAGMA locking_mode = EXCLUSIVE")
+    zotero.execute("BEGIN EXCLUSIVE")
+    try:
+        items = read_library(folder)
+    finally:
+        zotero.rollback()
+        zotero.close()
+    assert [i.key for i in items] == ["GPPHXHHH", "X8H6TF8V", "I6RNZ53Q", "EWM83WCB", "IH8J2JJP"]
+    assert not list(tmp_path.glob("paperdesk-zotero-*"))  # the copy is gone again
+    seen = []
+    real = shutil.copyfile
+    monkeypatch.setattr(shutil, "copyfile", lambda a, b: seen.append(b) or real(a, b))
+    zotero = sqlite3.connect(folder / "zotero.sqlite")
+    zotero.execute("PRAGMA locking_mode = EXCLUSIVE")
+    zotero.execute("BEGIN EXCLUSIVE")
+    try:
+        read_library(folder)
+    finally:
+        zotero.rollback()
+        zotero.close()
+    assert seen and str(seen[0]).startswith(str(tmp_path))  # it was read from a copy

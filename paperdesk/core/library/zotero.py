@@ -79,7 +79,7 @@ class _readable:
 
     def __enter__(self) -> sqlite3.Connection:
         try:
-            self.conn = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+            self.conn = sqlite3.connect(f"{self.database.resolve().as_uri()}?mode=ro", uri=True)  # spaces, # ...
             self.conn.execute("SELECT count(*) FROM items").fetchone()
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) and "busy" not in str(exc):
@@ -89,7 +89,7 @@ class _readable:
             folder = Path(tempfile.mkdtemp(prefix="paperdesk-zotero-"))
             self.copy = folder / "zotero.sqlite"
             shutil.copyfile(self.database, self.copy)  # Zotero is running: read what it has written so far
-            self.conn = sqlite3.connect(f"file:{self.copy}?mode=ro", uri=True)
+            self.conn = sqlite3.connect(f"{self.copy.resolve().as_uri()}?mode=ro", uri=True)
         return self.conn
 
     def __exit__(self, *exc: object) -> None:
