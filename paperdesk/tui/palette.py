@@ -61,8 +61,14 @@ class WorkflowCommands(Provider):
             app.command_line.prefill(entry.line)
 
     async def discover(self) -> Hits:
+        """The workflow's entries, then Textual's app-wide commands: one provider lists them all, so the empty
+        palette's order is the same on every start (providers' hits arrive in no fixed order)."""
         for entry in palette_entries(self.app):  # type: ignore[arg-type]
             yield DiscoveryHit(entry.label, partial(self._run, entry), help=entry.help)
+        for name, help_text, callback, discover in sorted(self.app.get_system_commands(self.screen),
+                                                          key=lambda command: command[0]):
+            if discover:
+                yield DiscoveryHit(name, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -82,7 +88,12 @@ def described_match(matcher: Any, label: str, help_text: str) -> float:
 
 
 class DescribedSystemCommands(SystemCommandsProvider):
-    """Textual's app-wide commands (theme, keys, screenshot, quit), found by their description too."""
+    """Textual's app-wide commands (theme, keys, screenshot, quit), found by their description too; the empty
+    palette lists them through WorkflowCommands, in a fixed order."""
+
+    async def discover(self) -> Hits:
+        return
+        yield
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
