@@ -74,7 +74,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--kills", type=int, default=24, help="kill -9 trials in all (add, summarize, research)")
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--only", action="append", choices=("kill", "writers", "disk", "shell", "http", "export", "sse",
-                                                       "input", "rebuild", "copied", "dispatch", "limits"))
+                                                       "input", "rebuild", "copied", "dispatch", "limits", "batch"))
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("qa", help="paper-QA: correct answers, on-target citations, answer time, per model")
     p.add_argument("--questions", type=Path, help="JSON Lines of questions (see tests/fixtures/qa_dev.jsonl)")

@@ -10,7 +10,8 @@ model-server streams, bad input on every verb, a truncated or zero-byte
 catalogue rebuilt by `doctor --rebuild`, removes in a copied library
 (faults_library.py), free text that would discard work in each face
 (faults_dispatch.py), and PDFs with far more text than a paper, a model install
-killed outright and the same PDF under other names (faults_limits.py). "clean"
+killed outright and the same PDF under other names (faults_limits.py), and Ctrl-C during
+`paperdesk add DIR` followed by the same command (`batch`: each paper exactly once). "clean"
 means the library opened afterwards with integrity ok, chunks = keyword docs =
 vectors by id and no stray files (and, for bad input, one line and exit 1/2);
 "lost" counts papers whose add had returned and that were gone afterwards.
@@ -142,6 +143,17 @@ def run_all(root: Path, embedder, kills: int, seed: int, classes: set[str] | Non
         tallies.append(tally)
         tally = Tally("the same PDF under other names")
         faults_limits.same_pdf_trials(home_settings("same-pdf"), embedder, pdfs, root / "same-pdf-copies", tally)
+        tallies.append(tally)
+    if want("batch"):  # Ctrl-C at a random moment of `paperdesk add DIR`, then the same command again
+        from paperdesk.bench.import_speed import generate, interrupt_trial, real_pdfs
+
+        tally = Tally("Ctrl-C during add DIR, then again")
+        for n in range(2):
+            made = generate(real_pdfs(), 30, root / f"batch-{n}" / "pdfs", seed=seed + n)
+            result = interrupt_trial(made, root / f"batch-{n}" / "home", rng)
+            problems = [] if result["exactly_once"] else [f"{result['papers_after_rerun']} papers of "
+                                                         f"{result['expected']}: {result['problems']}"]
+            tally.record(problems, max(0, result["expected"] - result["papers_after_rerun"]))
         tallies.append(tally)
     if want("input"):
         tally = Tally("bad input on every verb")

@@ -40,7 +40,8 @@ QUERIES = ["how are citations tracked while reading", "quantile regression estim
            "cluster ensembles consensus", "permutation tests", "sentence segmentation", "Rcpp integration"]
 
 
-def _pdfs() -> list[Path]:
+def real_pdfs() -> list[Path]:
+    """The 30 real papers: the fixtures and bench/data/papers-more."""
     import paperdesk
 
     root = Path(paperdesk.__file__).resolve().parent.parent
@@ -131,7 +132,7 @@ def _search_figures(home: Path) -> dict[str, float]:
             "list_s": round(list_s, 2)}
 
 
-def _interrupt_trial(pdfs: list[Path], home: Path, rng: random.Random) -> dict[str, Any]:
+def interrupt_trial(pdfs: list[Path], home: Path, rng: random.Random) -> dict[str, Any]:
     """SIGINT at a random moment of a batch, then the same batch again: each paper exactly once."""
     folder = pdfs[0].parent
     child = subprocess.Popen([sys.executable, "-m", "paperdesk", "add", str(folder)], env=_env(home),
@@ -149,7 +150,7 @@ def _interrupt_trial(pdfs: list[Path], home: Path, rng: random.Random) -> dict[s
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     rng = random.Random(args.seed)
-    real = _pdfs()
+    real = real_pdfs()
     report: dict[str, Any] = {}
     lines: list[str] = []
     with tempfile.TemporaryDirectory(prefix="paperdesk-import-") as tmp:
@@ -200,7 +201,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                       f"`paperdesk list` {g['list_s']} s"]
         note("Ctrl-C at a random moment, then the same add again ...")
         trial_set = generate(real, args.interrupt_papers, root / "interrupt", seed=args.seed + 1)
-        report["interrupt"] = _interrupt_trial(trial_set, root / "interrupted", rng)
+        report["interrupt"] = interrupt_trial(trial_set, root / "interrupted", rng)
         t = report["interrupt"]
         lines.append(f"Ctrl-C after {t['interrupted_after_s']} s: {t['kept_at_interrupt']} kept; after the re-run "
                      f"{t['papers_after_rerun']} of {t['expected']} papers, each once: {t['exactly_once']}")

@@ -31,7 +31,7 @@ from paperdesk.core.config import Settings
 from paperdesk.tui.command_line import CommandLine
 from paperdesk.tui.keys import APP_BINDINGS
 from paperdesk.tui.messages import DeskEvent, PaneSays, WorkerFailed
-from paperdesk.tui.palette import DescribedSystemCommands, WorkflowCommands
+from paperdesk.tui.palette import WorkflowCommands
 from paperdesk.tui.panes.draft import DraftPane
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
@@ -44,7 +44,7 @@ from paperdesk.tui.routing import OutcomeRouter
 from paperdesk.tui.startup import StartUp
 from paperdesk.tui.status_bar import StatusBar
 from paperdesk.tui.talk import TalkController
-from paperdesk.tui.theme_choice import ThemeCommands, ThemeKeeper, choose_theme
+from paperdesk.tui.theme_choice import ThemeKeeper, choose_theme
 from paperdesk.tui.workbench_actions import WorkbenchActions
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class PaperDeskApp(LineEntry, StartUp, WorkbenchActions, KeyboardRouting, Readin
     TITLE = "paperdesk"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it too
     BINDINGS = APP_BINDINGS
-    COMMANDS = {DescribedSystemCommands, WorkflowCommands, ThemeCommands}  # Textual's own, found by description
+    COMMANDS = {WorkflowCommands}  # the workflow's, Textual's own and the themes, from one provider
 
     def __init__(self, settings: Settings, desk: "Desk | None" = None, warm_up: bool = True,
                  cursor_blink: bool = True, live_status: bool = True) -> None:

@@ -7,10 +7,10 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Iterator
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
-from textual.system_commands import SystemCommandsProvider
 
 from paperdesk.core.commands.parse import Command, Ref
 from paperdesk.core.commands.registry import SPECS, paper_commands
+from paperdesk.tui.palette_match import described_match
 
 if TYPE_CHECKING:
     from paperdesk.tui.app import PaperDeskApp
@@ -51,7 +51,10 @@ def palette_entries(app: "PaperDeskApp") -> Iterator[PaletteEntry]:
 
 
 class WorkflowCommands(Provider):
-    """Offers workflow commands that are enabled now and the papers they can act on."""
+    """The palette's one provider: the workflow commands enabled now and the papers they can act on, then
+    Textual's app-wide commands (keys, screenshot, quit ...), then "Theme: <name>" for every theme. One
+    provider yields them all in this fixed order, so hits of equal score always list the same way (the hits
+    of several providers arrive in no fixed order)."""
 
     def _run(self, entry: PaletteEntry) -> None:
         app: PaperDeskApp = self.app  # type: ignore[assignment]
@@ -60,44 +63,28 @@ class WorkflowCommands(Provider):
         else:
             app.command_line.prefill(entry.line)
 
+    def _system(self) -> list[tuple[str, str, Any, bool]]:
+        return [(c[0], c[1], c[2], bool(c[3])) for c in sorted(self.app.get_system_commands(self.screen),
+                                                                key=lambda command: command[0])]
+
     async def discover(self) -> Hits:
-        """The workflow's entries, then Textual's app-wide commands: one provider lists them all, so the empty
-        palette's order is the same on every start (providers' hits arrive in no fixed order)."""
         for entry in palette_entries(self.app):  # type: ignore[arg-type]
             yield DiscoveryHit(entry.label, partial(self._run, entry), help=entry.help)
-        for name, help_text, callback, discover in sorted(self.app.get_system_commands(self.screen),
-                                                          key=lambda command: command[0]):
+        for name, help_text, callback, discover in self._system():
             if discover:
                 yield DiscoveryHit(name, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
+        from paperdesk.tui.theme_choice import theme_hits
+
         matcher = self.matcher(query)
         for entry in palette_entries(self.app):  # type: ignore[arg-type]
             score = described_match(matcher, entry.label, entry.help)
             if score > 0:
                 yield Hit(score, matcher.highlight(entry.label), partial(self._run, entry), help=entry.help)
-
-
-HELP_WEIGHT = 0.7  # a match on what a command does ranks below one on its name
-
-
-def described_match(matcher: Any, label: str, help_text: str) -> float:
-    """How well a query matches a palette entry: its name, or (ranked lower) its description, so "change the
-    current theme" finds the theme command and "delete paper" finds remove."""
-    return max(matcher.match(label), HELP_WEIGHT * matcher.match(help_text) if help_text else 0.0)
-
-
-class DescribedSystemCommands(SystemCommandsProvider):
-    """Textual's app-wide commands (theme, keys, screenshot, quit), found by their description too; the empty
-    palette lists them through WorkflowCommands, in a fixed order."""
-
-    async def discover(self) -> Hits:
-        return
-        yield
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, help_text, callback, *_ in self.app.get_system_commands(self.screen):
+        for name, help_text, callback, _ in self._system():
             score = described_match(matcher, name, help_text)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), callback, help=help_text)
+        for hit in theme_hits(self.app, matcher):
+            yield hit

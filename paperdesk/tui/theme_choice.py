@@ -6,12 +6,11 @@ file the settings came from, so the next start opens with it.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual.command import Hit, Hits, Provider
+from textual.command import Hit
 from textual.theme import Theme
 
-from paperdesk.tui.palette import described_match
 from paperdesk.tui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
@@ -61,21 +60,17 @@ class ThemeKeeper:
         self.app.command_line.say(f"theme {theme.name}: kept for the next start in {path}{wins}")
 
 
-class ThemeCommands(Provider):
-    """"Theme: <name>" for every theme, straight from the palette's search (no submenu)."""
+def theme_hits(app: Any, matcher: Any) -> list[Hit]:
+    """"Theme: <name>" for every theme the query matches (by name or by what it does), straight from the
+    palette's search (no submenu); choosing one keeps it for the next start (ThemeKeeper)."""
+    from paperdesk.tui.palette_match import described_match
 
-    def _names(self) -> list[str]:
-        return sorted(self.app.available_themes)
-
-    def _use(self, name: str) -> None:
-        self.app.theme = name
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name in self._names():
-            label = f"Theme: {name}"
-            current = " (now)" if name == self.app.theme else ""
-            help_text = f"use the {name} theme{current}; it is kept for the next start"
-            score = described_match(matcher, label, help_text)
-            if score > 0:
-                yield Hit(score, matcher.highlight(label), partial(self._use, name), help=help_text)
+    hits = []
+    for name in sorted(app.available_themes):
+        label = f"Theme: {name}"
+        current = " (now)" if name == app.theme else ""
+        help_text = f"use the {name} theme{current}; it is kept for the next start"
+        score = described_match(matcher, label, help_text)
+        if score > 0:
+            hits.append(Hit(score, matcher.highlight(label), partial(setattr, app, "theme", name), help=help_text))
+    return hits

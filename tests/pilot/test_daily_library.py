@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import DataTable
 
 from conftest import PAPERS
-from paperdesk.core.commands.views import CommandFinished, GenerationStarted
+from paperdesk.core.commands.views import CommandFinished, GenerationStarted, ProgressUpdated
 from paperdesk.tui.panes.notes import NotesPane
 from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.screens.confirm import ConfirmScreen
@@ -132,19 +132,19 @@ async def test_add_a_folder_shows_its_progress_and_esc_keeps_the_papers_added(wo
     for name, paper in (("a.pdf", "2304.02623v1.pdf"), ("b.pdf", "2302.07302v1.pdf"), ("c.pdf", "papermage.pdf")):
         shutil.copyfile(PAPERS / paper, folder / name)
     app = workbench(model=False)
-    seen: list[str] = []
+    messages: list = []
 
     def first_added() -> bool:
-        seen.append(app.status_bar.activity)
         return app.desk.store.count_papers() >= 1
 
-    async with app.run_test(size=(160, 40)) as pilot:
+    async with app.run_test(size=(160, 40), message_hook=messages.append) as pilot:
         await settle(pilot)
         await pilot.press(*f"add '{folder}'", "enter")
         await settle(pilot, until=first_added)
         await pilot.press("escape")  # the line is empty: Esc stops the work
         await settle(pilot)
-        assert any(a.startswith("add ") and "/3 papers" in a for a in seen)  # papers done of all, the file
+        shown = [e.progress for e in desk_events(messages, ProgressUpdated)]  # what the status bar was told
+        assert any(p.stage == "add" and p.total == 3 and p.detail.startswith(("a.pdf", "b.pdf")) for p in shown)
         said = str(app.main.query_one("#command-message").render())
         kept = app.desk.store.count_papers()
         assert app.desk.library.integrity_problems() == []
