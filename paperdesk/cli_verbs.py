@@ -13,6 +13,7 @@ from paperdesk.core.errors import InvalidIdError, PaperdeskError, PdfError
 from paperdesk.core.ids import looks_like_arxiv
 from paperdesk.core.library.library import MAX_K, Library
 from paperdesk.core.commands.paper_sources import add_source, file_source
+from paperdesk.core.commands.parse import is_folder
 from paperdesk.core.sources.arxiv import ArxivClient, ArxivPaper
 from paperdesk.core.progress import counted
 
@@ -33,7 +34,7 @@ def cmd_add(args: argparse.Namespace, settings: Settings) -> int:
     sources = [s for s in args.sources if s.strip()]  # "" is no source (and Path("") would be the cwd)
     if not sources:
         raise UsageError("add: give an arXiv id (2302.07302), an arXiv URL, the path of a PDF file or a folder")
-    if len(sources) > 1 or _is_folder(sources[0]):
+    if len(sources) > 1 or is_folder(sources[0]):
         from paperdesk.cli_add_many import cmd_add_many
 
         return cmd_add_many(sources, args, settings, open_library)
@@ -75,13 +76,6 @@ def cmd_add(args: argparse.Namespace, settings: Settings) -> int:
         verb = "added" if result.created else "already in the library:"
         print(f"{verb} {paper.id}  {paper.title} ({paper.page_count} pages, {chunks} chunks)")
     return 0
-
-
-def _is_folder(text: str) -> bool:
-    try:
-        return Path(text).expanduser().is_dir()
-    except (OSError, ValueError):  # a name too long for the file system, a NUL: not a folder
-        return False
 
 
 def cmd_find(args: argparse.Namespace, settings: Settings) -> int:

@@ -96,7 +96,7 @@ def parse(line: str) -> Command:
         if len(parts) != 1:
             raise CommandError(f"{name} takes one PDF path, arXiv id or URL, or a folder; quote a path with spaces "
                                f"(usage: {spec.usage})")
-        if name == "add" and _is_folder(parts[0]):  # a folder: every PDF under it, no draft
+        if name == "add" and is_folder(parts[0]):  # a folder: every PDF under it, no draft
             return Command("import", text=f"folder {parts[0]}", raw=raw)
         return Command(name, text=parts[0], raw=raw)
     if spec.arg is Arg.PAGE:
@@ -114,7 +114,8 @@ def parse(line: str) -> Command:
     return Command(name, text="--external" if external else "", ref=ref, page=page, raw=raw)
 
 
-def _is_folder(text: str) -> bool:
+def is_folder(text: str) -> bool:
+    """`text` names an existing folder (False for any name the file system refuses)."""
     try:
         return Path(text).expanduser().is_dir()
     except (OSError, ValueError):  # a name too long for the file system, a NUL: not a folder
