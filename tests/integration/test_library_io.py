@@ -95,15 +95,15 @@ def test_import_lists_what_it_skipped_and_why(make_desk, tmp_path, two_papers):
     out = desk.run(f"import bibtex {bib}")
     assert out.ok and "0 added, 2 already in the library, 2 skipped" in out.message, out.view.lines
     lines = out.view.lines
-    # arXiv's PDF of 2304.02623 has the bytes of the local copy already added: the same paper, now known by
-    # its arXiv id (so `get`, find's mark and the BibTeX eprint see it), never a second copy
+    # the local copy already added carries arXiv's stamp of 2304.02623: it is that paper, known by its arXiv id
+    # (so `get`, find's mark and the BibTeX eprint see it) without asking arXiv, never a second copy
     assert f"already in the library: fromarxiv ({legal.id})" in lines
     assert f"already in the library: frompdf ({citesee.id})" in lines  # the same bytes are the same paper
     assert any(line.startswith("skipped noids: no arXiv id and no local PDF file") for line in lines)
     assert any(line.startswith("skipped gone: its PDF missing.pdf does not exist") for line in lines)
     assert desk.store.count_papers() == 2
     adopted = desk.library.get("2304.02623")
-    assert adopted.id == legal.id and adopted.arxiv_id == "2304.02623" and adopted.abstract
+    assert adopted.id == legal.id and adopted.arxiv_id == "2304.02623"
     meta = desk.store.paper_meta
     assert meta.field(legal.id, "doi") == "10.1/xyz"
     assert meta.tags_of(legal.id) == ["to-read", "writing"]
@@ -176,7 +176,8 @@ def test_export_markdown_of_a_report_and_a_summary(make_desk, tmp_path, two_pape
     assert text.startswith("# Tracking citations\n\nReaders lose track of cited papers [1].")
     year = f" ({paper.published[:4]})" if (paper.published or "")[:4].isdigit() else ""  # a local PDF's year, when found
     assert year == " (2023)"  # the CiteSee PDF's arXiv stamp
-    assert "## References" in text and f"[1] Chang et al.{year}. {paper.title}. {paper.id}, p. 2." in text
+    # the stamp also makes the local PDF that arXiv paper: the reference cites it by its arXiv id
+    assert "## References" in text and f"[1] Chang et al.{year}. {paper.title}. arXiv:2302.07302, p. 2." in text
     assert desk.run(f"export markdown summary {paper.id}").message == \
         f"export: {paper.id} has no summary yet; summarize it first"
     desk.store.drafts.add_summary_revision(paper.id, "CiteSee marks papers a reader has seen [p. 1].")

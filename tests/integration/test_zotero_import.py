@@ -62,6 +62,7 @@ def test_a_zotero_library_comes_in_with_its_metadata_tags_and_notes(tmp_home, zo
         assert euler.title == "The Euler equations as a differential inclusion"
         assert euler.authors == ["Camillo De Lellis", "László Székelyhidi"]
         assert euler.published == "2009-11-01" and euler.arxiv_id == "math/0702079"
+        assert euler.version is None  # the version on the PDF's arXiv stamp is another paper's
         meta = library.store.paper_meta
         assert meta.field(euler.id, "doi") == "10.4007/annals.2009.170.1417"
         assert meta.tags_of(euler.id) == ["reading-group"]

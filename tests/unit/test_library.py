@@ -29,7 +29,9 @@ def test_add_local_pdf_search_and_show(library: Library, citesee_pdf: Path):
     result = library.add_pdf(citesee_pdf, progress=seen.append)
     assert result.created
     paper = result.paper
-    assert paper.id.startswith("local-") and paper.page_count == 15
+    # the PDF's arXiv stamp names the paper: filed under that id, the rest read from the PDF
+    assert (paper.id, paper.arxiv_id, paper.abstract) == ("2302.07302v1", "2302.07302", "")
+    assert paper.page_count == 15
     assert paper.title.startswith("CiteSee")
     assert {p.stage for p in seen} >= {"parse", "embed", "index"}
     assert Path(paper.pdf_path).parent == library.papers_dir

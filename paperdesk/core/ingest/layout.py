@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
+from paperdesk.core.ingest.arxiv_stamp import is_stamp
 from paperdesk.core.ingest.chunking import Para, is_text_heading
 from paperdesk.core.text.clean import CONTROLS
 
@@ -28,7 +29,6 @@ _CLEAN = str.maketrans({
     "\ufb05": "st", "\ufb06": "st", "\u00ad": None, "\ufffd": None, "\u00a0": " ",
     "\u2002": " ", "\u2003": " ", "\u2009": " ", "\u200b": None, "\u2010": "-", "\u2011": "-",
 })
-_ARXIV_STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s+\[[\w.\-]+\]\s+\d{1,2}\s+\w{3}\s+\d{4}$")
 _PAGE_NUMBER = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlc]{1,6})(\s+(of|/)\s+\d{1,4})?$", re.I)
 _DIGITS = re.compile(r"\d+")
 _CAPTION = re.compile(r"^(fig(ure)?|table|tab|algorithm|listing|eq(uation)?)\.?\s*[\dA-Z]", re.I)
@@ -108,7 +108,7 @@ def page_lines(data: dict, number: int, keep_spans: bool = False) -> PageLines:
             text = " ".join("".join(parts).translate(_CLEAN).split())
             if not text:
                 continue
-            if text[0] == "a" and _ARXIV_STAMP.match(text):
+            if text[0] == "a" and is_stamp(text):
                 stamp = stamp or text
                 continue
             x0, y0, x1, y1 = raw["bbox"]

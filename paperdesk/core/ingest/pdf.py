@@ -15,7 +15,7 @@ import pymupdf
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import PdfError
-from paperdesk.core.ingest import dates, frontmatter, layout, tables as table_reader
+from paperdesk.core.ingest import arxiv_stamp, dates, frontmatter, layout, tables as table_reader
 from paperdesk.core.ingest.chunking import FRONT_MATTER, Para, chunk_pages, chunk_paragraphs
 from paperdesk.core.ingest.inflate_limits import InflateGuard
 from paperdesk.core.ingest.text_limits import TextBudget
@@ -36,6 +36,7 @@ class ParsedPdf:
     bad_pages: list[int] = field(default_factory=list)  # 1-based pages MuPDF reported damage on
     published: str | None = None  # ISO date ("2023-02-14", "2023-02", "2023") the paper appeared
     published_from: str = ""  # where that date came from: "arxiv" (its stamp), "page" or "metadata"
+    arxiv_id: str = ""  # the id on page 1's arXiv stamp, version kept ("2302.07302v1"); "" without a stamp
 
 
 def _read(path: Path) -> bytes:
@@ -198,7 +199,8 @@ def _assemble(path: Path, pages: list[layout.PageLines], meta: dict, digest: str
     page_title = frontmatter.title_text(title_lines)
     meta_title = frontmatter.sensible_title(meta.get("title", ""), page_text)
     title = meta_title or page_title or path.stem
-    published, published_from = dates.published_date(first.stamp or pages[0].stamp, page_text, meta)
+    stamp = first.stamp or pages[0].stamp  # the title page's stamp only: never an id cited further on
+    published, published_from = dates.published_date(stamp, page_text, meta)
 
     protect = frozenset(map(id, title_lines))
     layout.strip_running_lines(pages, title, protect=protect)
@@ -219,4 +221,4 @@ def _assemble(path: Path, pages: list[layout.PageLines], meta: dict, digest: str
     texts = ["\n\n".join(p.text for p in paras) for paras in paras_by_page]
     chunks = chunk_paragraphs(all_paras, chunk_words, overlap_words)
     return ParsedPdf(title=title, authors=authors, pages=texts, chunks=chunks, sha256=digest, published=published,
-                     published_from=published_from)
+                     published_from=published_from, arxiv_id=arxiv_stamp.stamp_id(stamp))

@@ -25,6 +25,7 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import InvalidArgumentError, InvalidIdError, PdfError, StoreError, UnknownPaperError
 from paperdesk.core.ids import is_local_id, looks_like_arxiv, parse_arxiv_id, path_inside
 from paperdesk.core.library import reindex
+from paperdesk.core.library.arxiv_identity import arxiv_copy, stamped_record
 from paperdesk.core.library.index_upkeep import IndexUpkeep
 from paperdesk.core.ingest.dates import arxiv_id_date
 from paperdesk.core.ingest.pdf import ParsedPdf, parse_pdf
@@ -135,6 +136,8 @@ class Library(IndexUpkeep):
     ) -> AddResult:
         """Ingest a PDF (a local file, or one downloaded for `meta`) into the library.
 
+        A local PDF with arXiv's stamp on page 1 is that arXiv paper (see arxiv_identity.py): it is
+        added under its arXiv id, or is the copy of that paper the library holds already.
         `name` is what messages call the file (a download's temp file is named after its paper).
         All or nothing: on any failure the paper, its PDF and its index entries are gone again.
         """
@@ -154,9 +157,9 @@ class Library(IndexUpkeep):
             cancel=cancel,
             name=name,
         )
-        paper = self._paper_record(parsed, meta)
+        paper = self._paper_record(parsed, meta or stamped_record(parsed))
         paper.sha256 = parsed.sha256
-        existing = self.store.get_paper(paper.id)
+        existing = self._already_here(paper)
         if existing is not None and existing.index_state == "indexed":
             return AddResult(existing, False, parsed.bad_pages)
         if not parsed.chunks:
@@ -170,7 +173,7 @@ class Library(IndexUpkeep):
             reindex.mark_if_empty(self.store, self.embedder)
             repair.catch_up(self)  # another process may have written while we parsed
             repair.roll_back_pending(self)  # holding the lock, any pending add is a dead process's
-            existing = self.store.get_paper(paper.id)
+            existing = self._already_here(paper)
             if existing is not None:  # added by another process meanwhile (a pending one was rolled back on open)
                 return AddResult(existing, False, parsed.bad_pages)
             target = path_inside(self.papers_dir, paper.id + ".pdf")
@@ -201,6 +204,13 @@ class Library(IndexUpkeep):
         with self.store.transaction() as conn:
             conn.execute(f"UPDATE papers SET {assignments} WHERE id = ?", (*fields.values(), paper.id))
         return self.store.get_paper(paper.id) or paper
+
+    def _already_here(self, paper: Paper) -> Paper | None:
+        """The paper stored under `paper`'s id, else the indexed copy of the same arXiv paper (and version)."""
+        found = self.store.get_paper(paper.id)
+        if found is None and paper.arxiv_id:
+            found = arxiv_copy(self.store, paper.arxiv_id, paper.version)
+        return found
 
     def _same_pdf(self, source: Path) -> Paper | None:
         """The indexed paper made from a PDF with exactly `source`'s bytes, if there is one."""
@@ -245,8 +255,8 @@ class Library(IndexUpkeep):
         if meta is None:
             return Paper(id="local-" + parsed.sha256[:12], title=parsed.title or "Untitled", authors=parsed.authors,
                          published=parsed.published)
-        # A file named like an arXiv id, added offline, has a bare record: the PDF's own stamp dates it,
-        # else the month its id was issued in, else what else the PDF says.
+        # A file named like an arXiv id added offline, or a PDF with arXiv's stamp, has a bare record: the
+        # PDF's own stamp dates it, else the month its id was issued in, else what else the PDF says.
         stamped = parsed.published if parsed.published_from == "arxiv" else None
         return Paper(
             id=meta.short_id,

@@ -241,6 +241,11 @@ def _keep_metadata(library: "Library", paper_id: str, item: ZoteroItem, fresh: b
             values["abstract"] = item.abstract
         if item.arxiv_id:
             values["arxiv_id"] = re.sub(r"v\d+$", "", item.arxiv_id)
+            stamped = library.store.get_paper(paper_id)
+            if stamped is not None and stamped.arxiv_id not in (None, values["arxiv_id"]):
+                # page 1's stamp named another arXiv paper: its version is not this one's
+                version = re.search(r"v(\d+)$", item.arxiv_id)
+                values["version"] = int(version.group(1)) if version else None
         if values:
             assignments = ", ".join(f"{k} = ?" for k in values)
             with library.store.transaction() as conn:
