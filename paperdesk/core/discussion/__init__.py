@@ -22,9 +22,12 @@ turn (stored; progress event.turn / event.total), summary (text = markdown), don
 Cancelling the token stops the model within a token; the discussion is stored as interrupted and
 `resume` continues from the last finished turn. A process killed at any moment resumes the same way.
 
-Parts: outline.py (sections and key terms, computed), student.py, teacher.py, observer.py,
-function.py (conversation function by rules + exemplars), loop.py (router and loop), store.py (SQLite,
-owner "discussion"), remember.py (memory-graph reads and writes).
+Parts: outline.py (sections and key terms, computed), student.py (phrasing.py and question_fit.py check
+its questions), teacher.py (truthful.py checks its sentences, named_papers.py says which other papers it may
+read, passage_answer.py reads the paper again before "not found"), observer.py (insight_check.py checks its
+statements, figures.py computes a discussion's figures from the stored turns), function.py (conversation
+function by rules + exemplars), loop.py (router and loop), store.py (SQLite, owner "discussion"),
+remember.py (memory-graph reads and writes).
 """
 
 from paperdesk.core.discussion.loop import Discussion, route

@@ -1,5 +1,9 @@
 """The discussion loop: student asks, teacher answers, observer every K turns, summary after turn N.
 
+Each turn's figures (its cited share) are computed from the turn as stored, and
+its question and answer go to the memory graph only when they passed the
+student's and teacher's checks (remember.py).
+
 Each turn is stored as it ends (with the agents' state), so a killed or
 cancelled discussion resumes from its last finished turn. Events stream to
 `on_event`; the cancel token stops the model within a token and leaves the
@@ -12,9 +16,11 @@ import time
 from typing import Any, Callable
 
 from paperdesk.core.cancel import CancelToken
+from paperdesk.core.discussion.figures import cited_share
 from paperdesk.core.discussion.observer import Observer, render_markdown
 from paperdesk.core.discussion.outline import Outline, build_outline
 from paperdesk.core.discussion.phrasing import target_for
+from paperdesk.core.discussion.question_fit import words_of_paper
 from paperdesk.core.discussion.remember import earlier_questions, earlier_targets, remember_turn
 from paperdesk.core.discussion.store import DiscussionStore, UnknownDiscussionError
 from paperdesk.core.discussion.student import Student, Topic
@@ -124,9 +130,10 @@ class Discussion:
         timings["teacher_s"] = timings.get("teacher_s", 0.0) + time.perf_counter() - t0
         emit(Event("answer", discussion_id, n, total, "teacher", answer.text, {"citations": answer.citations}))
         turn = Turn(n, topic.to_json(), question, answer.text, answer.citations, answer.sections, answer.pages,
-                    answer.literature, round(answer.cited_share, 3), True, None,
+                    answer.literature, 0.0, True, None,
                     {"teacher_s": round(time.perf_counter() - t0, 3)}, answer.supported, answer.not_found,
                     works=answer.works)
+        turn.cited_share = round(cited_share(turn), 3)
         if self.memory is not None:
             remember_turn(self.memory, outline, discussion_id, turn, self.library)
         done.append(turn)
@@ -155,8 +162,9 @@ class Discussion:
 
     def _student(self, outline: Outline, state: dict[str, Any] | None) -> Student:
         store = self.library.store
+        words = words_of_paper([outline.title, *(c.text for c in store.chunks_of(outline.paper_id))])
         return Student(outline, self.backend, self.question_tokens, state, self.library.embedder.encode,
-                       targets=lambda topic: target_for(store, outline, topic))
+                       targets=lambda topic: target_for(store, outline, topic), paper_words=words)
 
     def _teacher(self, outline: Outline, state: dict[str, Any] | None) -> Teacher:
         return Teacher(self.library, self.backend, outline, self.memory, self.arxiv, self.answer_tokens, state)
@@ -193,7 +201,8 @@ class Discussion:
                     emit(Event("insight", did, n, total, "observer", data=turn.insight))
                 if self.memory is not None:
                     t0 = time.perf_counter()
-                    remember_turn(self.memory, outline, did, turn, self.library)
+                    remember_turn(self.memory, outline, did, turn, self.library, student.passage,
+                                  student.headings, student.paper_words)
                     timings["memory_s"] += time.perf_counter() - t0
                 done.append(turn)
                 timings["total_s"] = base_total + time.perf_counter() - began
@@ -239,10 +248,12 @@ class Discussion:
         student_s += time.perf_counter() - t2
         timings["student_s"] += student_s
         timings["teacher_s"] += teacher_s
-        return Turn(n, topic.to_json(), question, answer.text, answer.citations, answer.sections, answer.pages,
-                    answer.literature, round(answer.cited_share, 3), phrased, None,
+        turn = Turn(n, topic.to_json(), question, answer.text, answer.citations, answer.sections, answer.pages,
+                    answer.literature, 0.0, phrased, None,
                     {"student_s": round(student_s, 3), "teacher_s": round(teacher_s, 3)}, answer.supported,
                     answer.not_found, student.why, answer.works)
+        turn.cited_share = round(cited_share(turn), 3)  # from what is stored, as every figure of a discussion
+        return turn
 
 
 def _state(student: Student, teacher: Teacher, timings: dict[str, float]) -> dict[str, Any]:

@@ -1,12 +1,14 @@
 """The observer: an insight for each agent every K turns, and the final annotated summary.
 
-Everything it says is computed from the turns: repeated questions by
-embedding similarity, sections no turn has covered, answers whose sentences
-lack citations, answers stuck on the same pages. The summary's annotations
-(sections and pages, literature, conversation function, main terms) are
-computed too; each answer is summed up by its own supported sentence
-closest to the question, citation kept; the literature is the other papers
-the answer cites and the works its cited passages cite.
+Everything it says is computed from the stored turns (figures.py): repeated
+questions by embedding similarity, sections no turn has covered, answers whose
+sentences lack a supporting citation, answers stuck on the same page; and each
+statement is checked against those turns before it is shown or stored
+(insight_check.py), so none says what the transcript does not. The summary's
+annotations (sections and pages, literature, conversation function, main
+terms) are computed too; each answer is summed up by its own supported
+sentence closest to the question, citation kept; the literature is the other
+papers the answer cites and the works its cited passages cite.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from paperdesk.core.discussion.figures import asked_targets, covered_sections, pages_cited, share
 from paperdesk.core.discussion.function import FunctionClassifier
+from paperdesk.core.discussion.insight_check import UNSUPPORTED, first_true
 from paperdesk.core.discussion.outline import Outline, mentions
 from paperdesk.core.discussion.teacher import sentences
 from paperdesk.core.discussion.types import REPEAT, Turn
 
 OWN_PAGE = re.compile(r"\[pp?\. \d+(?:[-–]\d+)?\]")  # a citation of the discussed paper's page
-UNSUPPORTED = 0.5  # below this share of cited sentences, answers are asked to cite
+# what the observer says when no statement about the transcript holds: instructions, claiming nothing
+PLAIN_STUDENT = {"kind": "plain", "target": "", "text": "Ask about a claim of the paper no question has asked about."}
+PLAIN_TEACHER = {"kind": "plain", "text": "Answer from the paper's passages, each claim with its [p. N]."}
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
 
@@ -49,45 +55,62 @@ class Observer:
         return out
 
     def insights(self, turns: Sequence[Turn], every: int) -> dict[str, dict[str, Any]]:
-        """One insight for the student and one for the teacher, from the conversation so far."""
-        return {"student": self._for_student(turns, every), "teacher": self._for_teacher(turns[-every:])}
+        """One insight for the student and one for the teacher, from the conversation so far: each the first
+        statement that holds of the stored turns (insight_check.py), never one that does not."""
+        student = first_true(self._for_student(turns, every), turns, self.outline, self.encode, PLAIN_STUDENT)
+        recent = list(turns[-every:])
+        teacher = first_true(self._for_teacher(recent), turns, self.outline, self.encode, PLAIN_TEACHER)
+        return {"student": dict(student), "teacher": dict(teacher)}
 
-    def _for_student(self, turns: Sequence[Turn], every: int) -> dict[str, Any]:
+    def _for_student(self, turns: Sequence[Turn], every: int) -> list[dict[str, Any]]:
+        """What the observer could tell the student, most useful first."""
         covered = covered_sections(turns)
         uncovered = [s for s in self.outline.sections if s.heading not in covered]
-        asked = {t.topic.get("target") for t in turns}
-        target = (uncovered[0].heading if uncovered else
-                  next((t.text for t in self.outline.terms if t.text not in asked), ""))
+        asked = asked_targets(turns)
+        unasked = [t.text for t in self.outline.terms
+                   if t.text not in asked and not any(mentions(x.question, t.text) for x in turns)]
+        target = uncovered[0].heading if uncovered else (unasked[0] if unasked else "")
         where = ""
         if uncovered:
             a, b = uncovered[0].pages
             where = f' (p. {a})' if a == b else f" (pp. {a}-{b})"
-        repeats = self.repeats(turns, every)
-        if repeats:
-            n, m, sim = repeats[0]
+        out: list[dict[str, Any]] = []
+        for n, m, sim in self.repeats(turns, every)[:1]:
             text = f"Turn {n} repeated the question of turn {m} (similarity {sim:.2f})"
-            text += f'; ask about "{_title(self.outline, target)}"{where} instead.' if target else "; ask something new."
-            return {"kind": "repetition", "target": target, "text": text}
+            text += (f'; ask about "{_title(self.outline, target)}"{where} instead.' if target
+                     else "; ask something new.")
+            out.append({"kind": "repetition", "target": target, "turn": n, "earlier": m, "similarity": round(sim, 2),
+                        "text": text})
         if uncovered:
-            return {"kind": "uncovered_section", "target": target,
-                    "text": f'No turn has covered "{_title(self.outline, target)}"{where} yet; ask about it next.'}
-        if target:
-            return {"kind": "uncovered_term", "target": target, "text": f'Ask what "{target}" means in this paper.'}
-        return {"kind": "ok", "target": "", "text": "Every section and key term has come up; ask for critique."}
+            out.append({"kind": "uncovered_section", "target": target,
+                        "text": f'No turn has covered "{_title(self.outline, target)}"{where} yet; ask about it next.'})
+        if unasked:
+            out.append({"kind": "uncovered_term", "target": unasked[0],
+                        "text": f'Ask what "{unasked[0]}" means in this paper.'})
+        out.append({"kind": "covered", "target": "",
+                    "text": "Every section and key term has come up; ask for critique."})
+        return out
 
-    def _for_teacher(self, recent: Sequence[Turn]) -> dict[str, Any]:
-        share = float(np.mean([t.cited_share for t in recent])) if recent else 0.0
-        pages = sorted({p for t in recent for p in t.pages})
-        if share < UNSUPPORTED:
-            return {"kind": "unsupported", "share": round(share, 2),
-                    "text": f"Only {share:.0%} of the last answers' sentences cite a page; support each claim "
-                            "with a passage and its [p. N]."}
-        if len(recent) >= 2 and len(pages) <= 1:
-            return {"kind": "narrow", "pages": pages,
-                    "text": f"The last {len(recent)} answers all cite page {pages[0] if pages else '?'}; draw on "
-                            "other parts of the paper."}
-        return {"kind": "ok", "share": round(share, 2), "pages": pages,
-                "text": f"{share:.0%} of the last answers' sentences cite pages {_pages(pages)}; keep citing."}
+    def _for_teacher(self, recent: Sequence[Turn]) -> list[dict[str, Any]]:
+        """What the observer could tell the teacher about the recent answers, figures from the stored turns."""
+        numbers = [t.n for t in recent]
+        cited = share(recent)
+        pages = sorted({p for t in recent for p in pages_cited(t)})
+        out: list[dict[str, Any]] = []
+        if cited < UNSUPPORTED:
+            out.append({"kind": "unsupported", "share": round(cited, 3), "turns": numbers,
+                        "text": f"Only {cited:.0%} of the last {_answers(len(recent))} sentences cite a passage "
+                                "that supports them; support each claim with a passage and its [p. N]."})
+        per_turn = [pages_cited(t) for t in recent]
+        if len(recent) >= 2 and len(per_turn[0]) == 1 and all(p == per_turn[0] for p in per_turn):
+            (page,) = per_turn[0]
+            out.append({"kind": "narrow", "pages": [page], "turns": numbers,
+                        "text": f"The last {len(recent)} answers all cite page {page}; draw on "
+                                "other parts of the paper."})
+        out.append({"kind": "ok", "share": round(cited, 3), "pages": pages, "turns": numbers,
+                    "text": f"{cited:.0%} of the last {_answers(len(recent))} sentences cite a passage that "
+                            f"supports them, on pages {_pages(pages)}; keep citing."})
+        return out
 
     # -- after turn N ---------------------------------------------------------------------
 
@@ -142,18 +165,13 @@ def literature(turn: Turn) -> list[str]:
     return list(dict.fromkeys([*turn.literature, *turn.works]))
 
 
-def covered_sections(turns: Sequence[Turn]) -> set[str]:
-    out: set[str] = set()
-    for t in turns:
-        out.update(t.sections)
-        if t.topic.get("section"):
-            out.add(t.topic["section"])
-    return out
-
-
 def _title(outline: Outline, target: str) -> str:
     section = outline.section_of(target)
     return section.title if section else target
+
+
+def _answers(n: int) -> str:
+    return "answer's" if n == 1 else f"{n} answers'"
 
 
 def _pages(pages: Sequence[int]) -> str:

@@ -14,6 +14,7 @@ student's template question is asked, and the reason is recorded.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -22,7 +23,7 @@ from paperdesk.core.agents.attribution import drop_copied
 from paperdesk.core.agents.claims import _stem, content_words
 from paperdesk.core.agents.evidence import is_boilerplate
 from paperdesk.core.db.store import Store
-from paperdesk.core.discussion.outline import mentions
+from paperdesk.core.discussion.outline import candidate_terms, clean_heading, mentions, words_of
 from paperdesk.core.prompts import template
 
 MIN_WORDS = 4
@@ -159,7 +160,9 @@ def abstract_of(store: Store, paper_id: str) -> Target | None:
 
 def target_for(store: Store, outline, topic) -> Target | None:  # type: ignore[no-untyped-def]
     """The passage a topic's question is about (the abstract, the section's passage, or the term's sentence),
-    with the key term it should name."""
+    with what it should name: a key term the passage uses, the topic's term, else the passage's own leading
+    phrase (claim_focus); a section heading is never what a question names."""
+    section = None
     if topic.kind == "overview":
         found = abstract_of(store, outline.paper_id)
     else:
@@ -172,6 +175,24 @@ def target_for(store: Store, outline, topic) -> Target | None:  # type: ignore[n
         else:
             return None
     if found is not None and not found.focus:
-        found.focus = next((t.text for t in outline.terms if mentions(found.passage, t.text)), "") or (
-            topic.target if topic.kind != "overview" else outline.title.split(":", 1)[0])
+        named = next((t.text for t in outline.terms if mentions(found.passage, t.text)), "")
+        if topic.kind == "overview":
+            fallback = outline.title.split(":", 1)[0]
+        elif topic.kind in ("term", "follow-up"):
+            fallback = topic.target
+        else:
+            fallback = claim_focus(found.passage, section.heading if section is not None else topic.target)
+        found.focus = named or fallback or outline.title.split(":", 1)[0]
     return found
+
+
+def claim_focus(passage: str, heading: str = "") -> str:
+    """What a question about `passage` names when it holds no key term: its most repeated two-word phrase of
+    content words (else word), the earliest of equals, never a word of its section heading."""
+    skip = set(words_of(clean_heading(heading))) | set(words_of(heading))
+    found = [t for t in candidate_terms(passage) if not set(t.split()) & skip]
+    if not found:
+        return ""
+    counts = Counter(found)
+    pool = [t for t in found if " " in t] or found
+    return max(pool, key=lambda t: (counts[t], -found.index(t)))

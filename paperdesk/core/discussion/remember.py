@@ -1,20 +1,26 @@
 """What the discussion agents write to the memory graph, and what they read back.
 
-Writes, per turn: the paper, the question (with the answer's key sentence,
-sourced to the cited page and the discussion turn, only when that sentence
-passed the support check: an answer no passage supported stores no fact), the key terms it touched
-(with the paper's own sentence using the term, and its page), other papers it
-cited, and the relations between them. Reads: the questions earlier
-discussions asked about the paper (and the topics of the turns that asked
-them) and about the papers discussed with it, so the student does not ask
-them first.
+Writes, per turn whose question passed the student's checks (a question the
+model phrased is checked again against its passage, question_fit.py: one that
+does not fit is not remembered at all): the paper, the question (with the
+answer's key sentence, sourced to the cited page and the discussion turn, only
+when that sentence passed the support check: a "not found" answer stores no
+fact, only that the question was asked), the key terms the question and its
+supported answer use (with the paper's own sentence using the term, and its
+page), other papers it cited, and the relations between them. Reads: the
+questions earlier discussions asked about the paper (and the topics of the
+turns that asked them) and about the papers discussed with it, so the student
+does not ask them first.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Sequence
 
 from paperdesk.core.discussion.outline import Outline, mentions
+from paperdesk.core.discussion.phrasing import worked_example
+from paperdesk.core.discussion.question_fit import problems
 from paperdesk.core.discussion.store import DiscussionStore
 from paperdesk.core.discussion.types import Turn
 from paperdesk.core.memory import Entity, MemoryGraph, Observation, Relation
@@ -61,7 +67,13 @@ def earlier_targets(store: DiscussionStore, turns: list[tuple[int, int]]) -> lis
     return list(dict.fromkeys(t for t in out if t))
 
 
-def remember_turn(memory: MemoryGraph, outline: Outline, discussion_id: int, turn: Turn, library) -> None:  # type: ignore[no-untyped-def]
+def remember_turn(memory: MemoryGraph, outline: Outline, discussion_id: int, turn: Turn, library: Any,
+                  passage: str = "", headings: Sequence[tuple[str, str]] = (),
+                  paper_words: set[str] | None = None) -> bool:
+    """Write the turn to the memory graph; False (nothing written) when its question does not fit the
+    passage it was asked from (`passage`, for a question the model phrased: question_fit.problems)."""
+    if turn.phrased and passage and problems(turn.question, passage, headings, paper_words, worked_example()):
+        return False
     paper_id = outline.paper_id
     question = turn.question[:NAME_CHARS]
     first_page = turn.pages[0] if turn.pages else None
@@ -72,7 +84,9 @@ def remember_turn(memory: MemoryGraph, outline: Outline, discussion_id: int, tur
         Entity(question, "question"),
     ]
     relations = [Relation(question, paper_id, "asked about")]
-    terms = [t for t in outline.terms if mentions(f"{turn.question} {turn.answer}", t.text)][:4]
+    # the terms the question and the answer's supported sentences use (a "not found" quote is not the answer)
+    said = " ".join([turn.question, *(turn.supported if turn.supported is not None else [turn.answer])])
+    terms = [t for t in outline.terms if mentions(said, t.text)][:4]
     for t in terms:
         obs = [Observation(t.definition, paper_id=paper_id, page=t.page)] if t.definition else []
         entities.append(Entity(t.text, "term", obs))
@@ -93,3 +107,4 @@ def remember_turn(memory: MemoryGraph, outline: Outline, discussion_id: int, tur
         *[(t.text, [Observation(t.definition, paper_id=paper_id, page=t.page)]) for t in terms if t.definition],
     ])
     memory.create_relations(relations)
+    return True

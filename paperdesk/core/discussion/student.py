@@ -4,10 +4,13 @@ Code chooses what to ask (sections in reading order interleaved with key
 terms, a follow-up on a key term the last answer raised, the section an
 observer insight names); the model phrases the question from the passage the
 topic targets and the teacher's last answer, as a curious reader would ask
-it (phrasing.py checks it), and a template question is used when its
-phrasing is not a usable question or repeats one asked before. Earlier discussions (read from memory) steer the queue: their
-topics, and topics whose question is close in meaning to an earlier question
-(cosine >= the observer's REPEAT), go to the back.
+it (phrasing.py checks it, and question_fit.py that it asks about the
+passage's own claims: no section heading as its topic, no number or direction
+the passage does not state, no term the paper does not use), and a template
+question is used when its phrasing is not a usable question, does not fit its
+passage or repeats one asked before. Earlier discussions (read from memory)
+steer the queue: their topics, and topics whose question is close in meaning
+to an earlier question (cosine >= the observer's REPEAT), go to the back.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from paperdesk.core.agents.summarizer import make_request
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.outline import Outline, mentions
 from paperdesk.core.discussion.phrasing import Target, check, messages, plain_answer, worked_example
+from paperdesk.core.discussion.question_fit import problems
 from paperdesk.core.discussion.types import REPEAT
 from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
 from paperdesk.core.prompts import render
@@ -79,8 +83,11 @@ class Student:
 
     def __init__(self, outline: Outline, backend: Backend, question_tokens: int = 28,
                  state: dict[str, Any] | None = None, encode: Encoder | None = None,
-                 targets: Targets | None = None) -> None:
+                 targets: Targets | None = None, paper_words: set[str] | None = None) -> None:
         self.outline = outline
+        self.paper_words = paper_words  # the paper's own words: a question naming another term is dropped
+        self.headings = [(s.heading, s.title) for s in outline.sections]
+        self.passage = ""  # the passage the last model-phrased question was checked against ("" for a template)
         self.targets = targets  # None: the model phrases from the topic line alone (no passage at hand)
         self.backend = backend
         self.question_tokens = question_tokens
@@ -164,12 +171,16 @@ class Student:
                 break
             question, why = check(result.text, target, self.outline.title, self.last_answer,
                                   [*self.questions, *self.earlier], worked_example())
+            if question is not None:  # about the passage's own claims: never a heading, a reversal, another's term
+                why = problems(question, target.passage, self.headings, self.paper_words, worked_example())
+                question = None if why else question
             if question is not None and self._repeats(question):
                 question, why = None, "close in meaning to an earlier question"
             if question is not None:
                 break
             reasons.append(f"{why}: {' '.join(result.text.split())[:100]!r}")  # what the model wrote, for the record
         self.why = "" if question is not None else "; ".join(reasons)
+        self.passage = target.passage if question is not None else ""
         text = question or fallback
         self.questions.append(text.lower())
         if on_token is not None:
@@ -241,6 +252,10 @@ class Student:
 
     def _clean(self, text: str, topic: Topic) -> str | None:
         """The model's question when phrasing.check accepts it for `topic` (None otherwise)."""
-        question, _ = check(text, self._target(topic), self.outline.title, self.last_answer,
+        target = self._target(topic)
+        question, _ = check(text, target, self.outline.title, self.last_answer,
                             [*self.questions, *self.earlier], worked_example())
+        if question is not None and problems(question, target.passage, self.headings, self.paper_words,
+                                             worked_example()):
+            return None
         return question

@@ -3,14 +3,19 @@
 Sources, in order: the passages of the paper that fit the question (search,
 re-ranked; never its reference list, acknowledgements or front matter, unless
 the question asks about citations), plus the best passage of the section the
-question is about, then at most one passage from another library paper, one
-memory fact (only when its paper's page states it; cited as that paper and
-page), and one arXiv abstract when online and the paper alone answers weakly.
+question is about, then at most one passage from another library paper and
+one memory fact (only when its paper's page states it; cited as that paper and
+page), both only from the discussed paper or a paper the question names
+(named_papers.py: another paper's passage that merely fits is never read),
+and one arXiv abstract when online and the paper alone answers weakly.
 The model writes from the numbered passages (answer_prompt: the answer
 prompt per model family); its tokens stream through the summaries' sentence
 gate (truthful.py), so each shown sentence is one its passage supports,
-cited as the paper and page the passage came from. When none is, the answer
-is "not found in the paper" with the paper's closest passage quoted.
+cited as the paper and page the passage came from. When none is, the
+paper's best passages are read once more (passage_answer.py): a sentence of
+theirs that holds the question's words is the answer, quoted and cited with its
+page; only when none does is the answer "not found in the paper", with the
+paper's closest passage quoted.
 """
 
 from __future__ import annotations
@@ -30,15 +35,17 @@ from paperdesk.core.agents.evidence import about_citations, is_boilerplate, sele
 from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.literature import MOST as MOST_WORKS, References, turn_works
+from paperdesk.core.discussion.named_papers import named_papers
 from paperdesk.core.discussion.outline import Outline
+from paperdesk.core.discussion.passage_answer import answering_sentence
 from paperdesk.core.discussion.student import Topic
-from paperdesk.core.discussion.truthful import SourceGrounder, not_found
+from paperdesk.core.discussion.truthful import SourceGrounder, not_found, quoted_answer
 from paperdesk.core.errors import CancelledError, PaperdeskError
 from paperdesk.core.library.library import Library
 from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
 from paperdesk.core.llm.requests import make_request
 
-OTHER_PAPER_MIN = 0.45  # cosine for another library paper's passage to be worth citing
+OTHER_PAPER_MIN = 0.3  # cosine for a passage of a paper the question names to be worth citing
 WEAK_PAPER = 0.5  # below this best in-paper cosine, arXiv abstracts are consulted (when online)
 ANY_CITE = re.compile(r"\[(?:p{1,2}\.\s*\d|[^\]]+, p\. \d|arXiv:)")
 
@@ -175,9 +182,14 @@ class Teacher:
         text = gate.text
         used = list(dict.fromkeys(grounder.used))
         missing = not text
-        if missing:  # nothing the model wrote is what a passage says: say so, and quote the paper
+        if missing:  # nothing the model wrote is what a passage says: the paper's own sentence, or not found
             own = [(i, s.text, *grounder.pages[i]) for i, s in enumerate(sources) if s.kind == "paper"]
-            text, index = not_found(self._vector_of(question), own, encode, grounder)
+            held = answering_sentence(question, own, encode)
+            if held is not None:
+                text, index = quoted_answer(held[0], held[1], own, grounder)
+                kept, missing = [text], False
+            else:
+                text, index = not_found(self._vector_of(question), own, encode, grounder)
             used = [index] if index is not None else []
             if on_token is not None:
                 on_token(text)
@@ -223,8 +235,9 @@ class Teacher:
         sources = [Source("paper", chunks[i].text, paper_id, self.outline.title, chunks[i].page_start,
                           chunks[i].section, i) for i in ids if i in chunks]
         best = max((h.vector_score or 0.0 for h in found), default=0.0)
-        sources += self._other_paper(question)
-        sources += self._memory(question, discussion_id)
+        named = self._named(question)
+        sources += self._other_paper(question, named)
+        sources += self._memory(question, named)
         if self.arxiv is not None and best < WEAK_PAPER:
             sources += self._arxiv(question, cancel)
         return sources
@@ -239,23 +252,32 @@ class Teacher:
         q = self._vector_of(question)
         return max(body, key=lambda i: float(vectors[i] @ q) if i in vectors else -1.0)
 
-    def _other_paper(self, question: str) -> list[Source]:
-        for h in self.library.search(question, k=5):
-            if h.paper_id != self.outline.paper_id and (h.vector_score or 0.0) >= OTHER_PAPER_MIN:
+    def _named(self, question: str) -> list[str]:
+        """The other library papers the question names (by id or title): the only others it may draw on."""
+        return named_papers(question, self.library.store.list_papers(), self.outline.paper_id, self.outline.title)
+
+    def _other_paper(self, question: str, named: list[str]) -> list[Source]:
+        """The best passage of a paper the question names; none when it names no other paper."""
+        if not named:
+            return []
+        for h in self.library.search(question, k=5, papers=named):
+            if h.paper_id in named and (h.vector_score or 0.0) >= OTHER_PAPER_MIN:
                 chunk = self.library.store.chunks_by_ids([h.chunk_id]).get(h.chunk_id)
                 if chunk is not None and _evidence(question, chunk.section, chunk.text):  # its whole text, not the snippet
                     return [Source("library", chunk.text, h.paper_id, h.title, chunk.page_start, chunk.section,
                                    h.chunk_id)]
         return []
 
-    def _memory(self, question: str, discussion_id: int | None) -> list[Source]:
-        """One fact earlier discussions or reading stored, cited as its paper and page (never as memory)."""
+    def _memory(self, question: str, named: list[str]) -> list[Source]:
+        """One fact earlier discussions or reading stored, cited as its paper and page (never as memory): a fact
+        of the discussed paper, or of a paper the question names."""
         if self.memory is None:
             return []
+        allowed = {self.outline.paper_id, *named}
         for entity in self.memory.search_nodes(question, k=3).entities:
             for o in entity.observations:
                 # only facts taken from a paper's page: an earlier answer is model text, not a source
-                if o.paper_id and o.page and o.discussion_id is None and len(o.text.split()) >= 6:
+                if o.paper_id in allowed and o.page and o.discussion_id is None and len(o.text.split()) >= 6:
                     paper = self.library.store.get_paper(o.paper_id)
                     if paper is None:  # a fact about a paper no longer in this library: nothing to cite
                         continue

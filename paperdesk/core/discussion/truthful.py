@@ -9,7 +9,9 @@ each, so a sentence supported by another paper's passage is cited as that
 paper and page, never as the discussed paper's. The model's [n] only decides
 which paper is tried first. Tokens stream through sentence_stream.SentenceGate:
 what the reader sees is what is stored. When no sentence survives, the answer
-says the paper does not state it and quotes the closest passage of the paper.
+quotes the paper's sentence that holds the question's words (passage_answer.py)
+or, when none does, says the paper does not state it and quotes the closest
+passage of the paper.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from paperdesk.core.agents.page_grounding import PageGrounder, SectionGrounding
 from paperdesk.core.db.store import Chunk, Store
 
 NOT_FOUND = "Not found in the paper; its closest passage says:"
+QUOTED = "The paper states:"  # the answer that quotes the paper's own sentence holding the question's words
 QUOTE_WORDS = 45
 
 
@@ -150,8 +153,22 @@ def not_found(question_vector: np.ndarray, own: Sequence[tuple[int, str, int, in
     n = int(marks[-1].group(1))
     if not 1 <= n <= len(own):
         return "Not found in the paper.", None
-    index, text, first, last = own[n - 1]
-    sentence = SOURCE_REF.sub("", quoted).strip()
+    sentence, page = _quote(SOURCE_REF.sub("", quoted).strip(), own[n - 1], grounder)
+    return f'{NOT_FOUND} "{sentence}" [p. {page}].', own[n - 1][0]
+
+
+def quoted_answer(position: int, sentence: str, own: Sequence[tuple[int, str, int, int]],
+                  grounder: SourceGrounder | None = None) -> tuple[str, int]:
+    """The answer that quotes the paper's own sentence (of `own[position]`'s passage) cited with its page;
+    (text, source index). Used when the model's sentences failed the check but the passage answers."""
+    quote, page = _quote(sentence, own[position], grounder)
+    return f'{QUOTED} "{quote}" [p. {page}].', own[position][0]
+
+
+def _quote(sentence: str, source: tuple[int, str, int, int], grounder: SourceGrounder | None) -> tuple[str, int]:
+    """The sentence cut to QUOTE_WORDS, and the page of the source's passage it is on (recorded as the label
+    the answer cites the source by)."""
+    index, _, first, last = source
     words = sentence.split()
     if len(words) > QUOTE_WORDS:
         sentence = " ".join(words[:QUOTE_WORDS]) + " ..."
@@ -163,4 +180,4 @@ def not_found(question_vector: np.ndarray, own: Sequence[tuple[int, str, int, in
                 page = group.grounder.pages_for(sentence, chunk)[0]
     if grounder is not None:
         grounder.labels[index] = f"[p. {page}]"  # the citation names the page the quote is on
-    return f'{NOT_FOUND} "{sentence}" [p. {page}].', index
+    return sentence, page
