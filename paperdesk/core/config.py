@@ -67,6 +67,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "research.max_steps": (1, 100),
     "research.max_iterations": (1, 1000),
     "research.step_timeout": (0, 86_400),
+    "research.time_factor": (1, 100),
     "research.run_timeout": (0, 86_400 * 7),
     "research.step_tokens": (1, 32_768),
     "research.plan_timeout": (0, 86_400),
@@ -156,7 +157,11 @@ KEYS: tuple[Key, ...] = (
     Key("llm.planner_model", str, "", hint="older name of llm.structure_model (used when that one is unset)"),
     Key("research.max_steps", int, 8, _positive, "steps a research plan may have"),
     Key("research.max_iterations", int, 20, _positive, "iterations an iterate_over step may expand to"),
-    Key("research.step_timeout", float, 30.0, _positive, "seconds one research step may take"),
+    Key("research.step_timeout", float, 30.0, _positive,
+        "the least seconds a research step or model call gets; a model call gets more when its prompt and reply "
+        "need it at the model's measured speed on this machine"),
+    Key("research.time_factor", float, 1.5, lambda v: v >= 1,
+        "room a model call gets over the time its measured speed predicts (1.5 = half as long again)"),
     Key("research.run_timeout", float, 600.0, _positive, "seconds a whole research run may take"),
     Key("research.step_tokens", int, 120, _positive, "tokens of each cited sub-answer"),
     Key("reader.pdf_viewer", str, "", hint="command that opens a PDF at a page, e.g. \"zathura --page={page} {file}\" "

@@ -137,7 +137,9 @@ def test_step_timeout_stops_the_tool_and_counts_as_a_failure(tracker):
     ex.execute(run_id, plan)
     ex.settle()
     task = tracker.task(run_id, 1, WHOLE)
-    assert task.status == FAILED and "timed out after 0.2 s" in task.error and task.attempts == 2
+    assert task.status == FAILED and task.attempts == 2
+    assert task.error.startswith("stopped by the step limit of 0.2 s (research.step_timeout")  # names the limit
+    assert "also when tried again with less evidence (k 2 instead of 5)" in task.error
     assert rec.stopped_early == 2  # each timed-out call was told to stop, not left running
 
 

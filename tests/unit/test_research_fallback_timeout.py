@@ -1,21 +1,19 @@
-"""Two failure paths of a research run: every step failing (the one-round fallback) and the whole-run timeout.
+"""Two failure paths of a research run: every step failing (the plan is kept and reports its failures) and the
+whole-run timeout.
 
 The tools are stand-ins (control flow only): BrokenTools raise on every call, SlowTools sleep. The tracker
-is the real SQLite one. The fallback's one-round pipeline searches a real library (the CiteSee fixture PDF,
-the real embedding model); its writer is FakeLLM (tests/fake_llm.py), a stand-in text generator, NOT a model.
+is the real SQLite one. The writer is FakeLLM (tests/fake_llm.py), a stand-in text generator, NOT a model:
+no step reaches it, and no other pipeline may either.
 """
 
 from __future__ import annotations
 
 import time
 
-import pytest
-
 from fake_llm import FakeLLM
 from paperdesk.core.research import Backends, Researcher, Tracker
 from paperdesk.core.research.engine import Executor
 from paperdesk.core.research.plan import COMPLETED, FAILED, SKIPPED, Plan, Step
-from paperdesk.core.research.researcher import FALLBACK_NOTE
 from paperdesk.core.research.rules import rule_plan
 from paperdesk.core.research.tools import ToolContext
 from paperdesk.core.research.tracker import WHOLE
@@ -39,29 +37,30 @@ class BrokenTools:
                                        "extract_list", "answer")}
 
 
-@pytest.mark.slow  # the real embedding model searches the library in the fallback
-def test_every_step_failing_falls_back_to_the_one_round_pipeline(library, citesee_pdf, tmp_path):
-    library.add_pdf(citesee_pdf)
+def test_every_step_failing_keeps_the_plan_and_the_report_names_each_failed_step(tmp_path, settings):
     tools = BrokenTools()
     writer = FakeLLM("CiteSee highlights the citations a reader has already seen.")
     tracker = Tracker(tmp_path / "runs.sqlite")
-    researcher = Researcher(library, Backends(writer), tracker, tools=tools.table())
+    researcher = Researcher(None, Backends(writer), tracker, settings=settings,  # type: ignore[arg-type]
+                            tools=tools.table())
     plan = rule_plan("How does CiteSee help readers track citations?")
-    events = []
     try:
-        result = researcher.run(plan, on_event=events.append)
+        result = researcher.run(plan)
         row = tracker.run(result.run_id)
     finally:
         tracker.close()
     assert tools.calls == ["library_search", "library_search", "answer", "answer"]  # each step: once, retry once
-    assert result.fallback and row.fallback and row.status == COMPLETED
-    assert row.error == "step 1: library_search stand-in broke; step 2: answer stand-in broke"
-    note = FALLBACK_NOTE.format(why=row.error)
-    assert f"_{note}_" in result.report and row.report == result.report
-    assert any(e.kind == "note" and e.message == note for e in events)  # the user is told while it happens
+    assert not result.fallback and not row.fallback and row.status == COMPLETED
+    assert writer.requests == []  # no other pipeline wrote a report in the plan's place
+    assert row.error == ("step 1 (library_search) failed: library_search stand-in broke; "
+                         "step 2 (answer) failed: answer stand-in broke")
+    question = plan.steps[1].parameters["question"]
+    assert ("## Steps that failed\n\nThe report is built from the steps that finished; these gave nothing:\n"
+            "- step 1 (library_search) failed: library_search stand-in broke\n"
+            f"- step 2 (answer) failed: answer stand-in broke; not answered: {question}\n") in result.report
+    assert row.report == result.report and result.unanswered == [question]
     assert [(s["id"], s["status"]) for s in result.steps] == [(1, FAILED), (2, FAILED)]
-    assert len(writer.requests) == 1 and "CiteSee highlights the citations" in result.report  # one writer call
-    assert result.citations and all(c["paper_id"] for c in result.citations)  # cited from the library search
+    assert result.citations == []  # nothing was found, so nothing is cited
 
 
 class SlowTools:

@@ -119,7 +119,8 @@ class _Progress:
         word = _WORDS[status] + (f" in {event.seconds:.1f} s" if event.seconds is not None else "")
         line = f"step {event.step_id}/{total} {tool}: {word}"
         desk.emit(ProgressUpdated(Progress(f"research {line}", done, total, "steps")))
-        desk.emit(PlanUpdated(self.view(), line))
+        # a retry says why the step runs again (a timeout: the limit that stopped it, and that less evidence follows)
+        desk.emit(PlanUpdated(self.view(), event.message if event.kind == "step_retry" and event.message else line))
 
 
 def _finish(desk: "Desk", command: Command, result: "ResearchResult", progress: _Progress) -> Outcome:
@@ -149,8 +150,10 @@ def _finish(desk: "Desk", command: Command, result: "ResearchResult", progress: 
         note += f"; dropped: {'; '.join(d['question'] for d in result.plan.dropped)}"
     if result.unanswered:
         note += f"; unanswered: {'; '.join(result.unanswered)}"
+    if result.failed:  # the report is built from the other steps and names these in "Steps that failed"
+        note += "; " + "; ".join(f"step {f['id']} ({f['tool']}) {f['status']}" for f in result.failed)
     if result.fallback:
-        note += "; the one-round pipeline wrote it (see the report's note)"
+        note += "; no plan could be made, so one library search wrote it (see the report's note)"
     if progress.mode == "agent":
         note += _act(desk, result)
     return Outcome(command.raw, "ok", note, desk.draft_view())

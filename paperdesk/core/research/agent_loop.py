@@ -7,13 +7,17 @@ After each step that completed, while an answer step that reads passages is stil
      reached stops the loop and is named;
   2. a rule (code): when the passages found so far hold every content word of the question, no call is
      needed and the model is not asked;
-  3. the model, under a JSON grammar: {"action": library_search|read_paper|arxiv_search|done, "query",
-     "paper", "why"}; what it picks is checked in code: not JSON, an unknown tool, missing or bad arguments,
-     a paper the run has not seen, or a call already made are each treated as done, and said.
-A call runs like a step (under research.step_timeout, tracked so a resumed run keeps it) and its passages
+  3. the structure model, under a JSON grammar: {"action": library_search|read_paper|arxiv_search|done,
+     "query", "paper", "why"}, within the time its prompt and reply need at its measured speed
+     (llm/time_budget.py, research.step_timeout at least). A reply that is not a choice (not JSON, not an
+     object, an action outside the grammar) is asked for once more; invalid twice, the writer model decides
+     from the same prompt and grammar, and the trace says so. What is picked is checked in code: missing
+     or bad arguments, a paper the run has not seen, or a call already made are each treated as done, and
+     said; so is a reply that stays invalid.
+A call runs like a step (under the step's time limit, tracked so a resumed run keeps it) and its passages
 join the inputs of the answer steps still to run; after it the loop decides again. "done" (or a limit)
-ends the loop for the run. Every decision is a `TraceEntry`: an Event("loop") for the Plan pane while it
-runs, and a line of the report's "How this was researched" block.
+ends the loop for the run. Every decision is a `TraceEntry` (with the model that made it): an
+Event("loop") for the Plan pane while it runs, and a line of the report's "How this was researched" block.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import CancelledError
 from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
+from paperdesk.core.llm.time_budget import for_request
 from paperdesk.core.research.engine import Event, Execution, Executor, _one_line, _summary
 from paperdesk.core.research.plan import COMPLETED, FAILED, IN_PROGRESS, Plan, Step
 from paperdesk.core.research.rules import STOP
@@ -37,6 +42,7 @@ EXTRA_BASE = 2000  # step ids of the loop's calls: 2000 + n (the check's are 100
 LOOP_TOOLS = ("library_search", "read_paper", "arxiv_search")
 DECISION_TOKENS = 64  # one decision: a short JSON object
 QUERY_CHARS, WHY_CHARS = 60, 60
+BY_WRITER = "decided by the writer model: the structure model's reply was invalid twice"
 
 
 @dataclass
@@ -52,17 +58,19 @@ class TraceEntry:
     status: str = ""  # a call's COMPLETED / FAILED
     outcome: str = ""  # "5 passages", or the error
     seconds: float | None = None
+    model: str = ""  # the model whose reply this is: "structure", or "writer" (the structure model's was invalid twice)
 
     def line(self) -> str:
         head = f"after step {self.after}: "
+        writer = f"; {BY_WRITER}" if self.model == "writer" and "writer model" not in self.why else ""
         if self.kind == "limit":
             return head + f"agent loop stopped: {self.why}"
         if self.kind == "done":
-            return head + f"agent loop done ({self.by}: {self.why})"
+            return head + f"agent loop done ({self.by}: {self.why}{writer})"
         args = " ".join(f"{k}={v!r}" for k, v in self.args.items())
         took = f", {self.seconds:.1f} s" if self.seconds is not None else ""
         result = f" -> {self.status}{': ' + self.outcome if self.outcome else ''}{took}" if self.status else ""
-        return head + f"agent call {self.tool} {args} (why: {self.why or 'not given'}){result}"
+        return head + f"agent call {self.tool} {args} (why: {self.why or 'not given'}{writer}){result}"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -90,8 +98,10 @@ class AgentLoop:
     """The loop for one run; `after_step` is the Executor's hook."""
 
     def __init__(self, backend: Backend | None, settings: Any, plan: Plan, tracker: Tracker, executor: Executor,
-                 cancel: CancelToken | None = None) -> None:
-        self.backend = backend
+                 cancel: CancelToken | None = None, writer: Backend | None = None) -> None:
+        self.backend = backend  # the structure model (the writer, when there is no structure model)
+        self.writer = writer if writer is not backend else None  # decides when the structure model's reply is invalid
+        self.role = "writer" if writer is not None and writer is backend else "structure"
         self.plan = plan
         self.tracker = tracker
         self.executor = executor
@@ -101,7 +111,8 @@ class AgentLoop:
         self.cap = int(s["research.max_extra_calls"])
         self.max_steps = int(s["research.max_steps"])
         self.token_budget = int(s["research.max_tokens"])
-        self.step_timeout = float(s["research.step_timeout"])
+        self.step_timeout = float(s["research.step_timeout"])  # the least time a decision gets
+        self.time_factor = float(s["research.time_factor"])  # room over a decision's measured-speed estimate
         self.tools = tuple(t for t in LOOP_TOOLS if not (self.offline and t == "arxiv_search"))
         self.trace: list[TraceEntry] = []
         self.calls = 0
@@ -157,13 +168,33 @@ class AgentLoop:
         covered = self._covered(out)
         if covered:
             return TraceEntry(step.id, "done", why=covered, by="rule")
+        reasons: list[str] = []
         try:
-            raw = self._ask(out)
+            for attempt in (0, 1):  # the structure model, and once more when its reply is not a choice
+                if attempt and not self._room():
+                    break
+                data, invalid = _parse(self._ask(out, self.backend, attempt))
+                if data is not None:
+                    return self._check(step, data, out, self.role)
+                reasons.append(invalid)
+            if self.writer is not None and len(reasons) == 2 and self._room():
+                data, invalid = _parse(self._ask(out, self.writer))
+                if data is not None:
+                    return self._check(step, data, out, "writer")
+                return _refused(step, f"the structure model's reply was invalid twice ({reasons[0]}), and so was "
+                                      f"the writer model's ({invalid})", "writer")
         except CancelledError:
             raise
         except Exception as exc:  # a model failure ends the loop, never the run
-            return TraceEntry(step.id, "done", why=f"the model failed ({_one_line(exc)}); treated as done", by="check")
-        return self._check(step, raw, out)
+            who = "the writer model" if len(reasons) == 2 and self.writer is not None else "the model"
+            return TraceEntry(step.id, "done", why=f"{who} failed ({_one_line(exc)}); treated as done", by="check",
+                              model="writer" if who != "the model" else self.role)
+        twice = f", {len(reasons)} times" if len(reasons) > 1 else ""
+        return _refused(step, f"{reasons[0]}{twice}", self.role)
+
+    def _room(self) -> bool:
+        """Whether research.max_tokens leaves room for one more decision."""
+        return self.tokens + DECISION_TOKENS <= self.token_budget
 
     def _limit(self) -> str:
         """The first limit reached, named with its config key, or ''."""
@@ -199,18 +230,24 @@ class AgentLoop:
         return {p["paper_id"]: p.get("title", "") for r in out.results.values() if isinstance(r, dict)
                 for p in r.get("passages") or [] if p.get("paper_id")}
 
-    def _ask(self, out: Execution) -> Any:
-        request = self.request(out)
-        token = _Deadline(self.cancel, self.step_timeout)
-        result = generate(self.backend, request, cancel=token)
+    def _ask(self, out: Execution, backend: Backend | None = None, attempt: int = 0) -> Any:
+        """One model's reply to the decision prompt, within the time its prompt and reply need on this machine."""
+        backend = backend or self.backend
+        request = self.request(out, backend)
+        if attempt:
+            request.seed = (request.seed or 0) + attempt
+        budget = for_request(backend, request, self.step_timeout, self.time_factor)
+        token = _Deadline(self.cancel, budget.seconds)
+        result = generate(backend, request, cancel=token)
         if self.cancel.cancelled:
             raise CancelledError("cancelled")
         self.tokens += result.tokens
         if result.cancelled:
-            raise TimeoutError(f"no choice within {self.step_timeout:g} s (research.step_timeout)")
+            raise TimeoutError(f"no choice: stopped by the decision's limit of {budget.describe()}")
         return result.text
 
-    def request(self, out: Execution) -> GenerationRequest:
+    def request(self, out: Execution, backend: Backend | None = None) -> GenerationRequest:
+        backend = backend or self.backend
         papers = self._papers(out)
         intro = ("You extend research over a library of papers. You may make ONE more tool call or stop. Tools: "
                  "library_search (query: words to find passages), read_paper (paper: an id below, query: what to "
@@ -232,28 +269,20 @@ class AgentLoop:
                    if papers else "") + "\nNext action?")
         options = dict(max_tokens=DECISION_TOKENS, temperature=0.2, seed=1,
                        json_schema=schema(self.tools, list(papers)[:6]), repeat_penalty=1.1)
-        if getattr(self.backend, "chat_template", None):
+        if getattr(backend, "chat_template", None):
             return GenerationRequest(messages=[{"role": "system", "content": intro},
                                                {"role": "user", "content": body}], **options)
         return GenerationRequest(prompt=f"{intro}\n\n{body}\nJSON: ", stop=["\n\n"], **options)
 
-    def _check(self, step: Step, raw: str, out: Execution) -> TraceEntry:
-        """The model's choice as a call, or as done with the reason it could not run."""
+    def _check(self, step: Step, data: dict[str, Any], out: Execution, model: str = "") -> TraceEntry:
+        """A model's valid choice as a call, or as done with the reason it could not run."""
         def refused(why: str) -> TraceEntry:
-            return TraceEntry(step.id, "done", why=f"{why}; treated as done", by="check")
+            return _refused(step, why, model)
 
-        try:
-            data = json.loads(raw)
-        except (TypeError, ValueError):
-            return refused(f"the model's choice is not JSON ({' '.join(str(raw).split())[:60]!r})")
-        if not isinstance(data, dict):
-            return refused("the model's choice is not a JSON object")
         action = str(data.get("action", "")).strip()
         why = " ".join(str(data.get("why", "")).split())[:WHY_CHARS]
         if action == "done":
-            return TraceEntry(step.id, "done", why=why or "the model chose done", by="model")
-        if action not in LOOP_TOOLS:
-            return refused(f"the model chose an unknown tool {action!r}")
+            return TraceEntry(step.id, "done", why=why or "the model chose done", by="model", model=model)
         if action not in self.tools:
             return refused(f"{action} needs the network and paperdesk is offline")
         query = " ".join(str(data.get("query", "")).split())[:QUERY_CHARS]
@@ -268,7 +297,7 @@ class AgentLoop:
         again = self._repeats(action, args)
         if again:
             return refused(f"the call {action} {query!r} repeats {again}")
-        return TraceEntry(step.id, "call", action, args, why, by="model")
+        return TraceEntry(step.id, "call", action, args, why, by="model", model=model)
 
     def _repeats(self, tool: str, args: dict[str, Any]) -> str:
         key = _norm(tool, args)
@@ -317,6 +346,25 @@ class AgentLoop:
     def _emit(self, message: str, status: str = "") -> None:
         """A loop event: a decision (status ''), or a call starting (IN_PROGRESS: not a trace line)."""
         self.executor.emit(Event("loop", status=status, message=message))
+
+
+def _parse(raw: Any) -> tuple[dict[str, Any] | None, str]:
+    """(the reply as a choice, '') or (None, why it is not one: not JSON, not an object, an action outside the
+    grammar)."""
+    try:
+        data = json.loads(raw)
+    except (TypeError, ValueError):
+        return None, f"the model's choice is not JSON ({' '.join(str(raw).split())[:60]!r})"
+    if not isinstance(data, dict):
+        return None, "the model's choice is not a JSON object"
+    action = str(data.get("action", "")).strip()
+    if action != "done" and action not in LOOP_TOOLS:
+        return None, f"the model chose an unknown tool {action!r}"
+    return data, ""
+
+
+def _refused(step: Step, why: str, model: str = "") -> TraceEntry:
+    return TraceEntry(step.id, "done", why=f"{why}; treated as done", by="check", model=model)
 
 
 class _Deadline(CancelToken):

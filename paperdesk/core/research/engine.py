@@ -2,12 +2,17 @@
 
 Steps run in dependency order. An iterate_over step runs once per item of
 the named result (capped at research.max_iterations). Each call runs in a
-worker thread under the step timeout with its own cancel token, so a timeout
+worker thread under its time limit with its own cancel token, so a timeout
 or the user's cancel stops the tool (the model and arXiv client check the
 token) and the caller gets control back at once; the engine waits for that
-thread before starting another model call. A failing call is retried once,
-then the step is FAILED with its error and the run goes on; steps whose
-inputs all failed are SKIPPED.
+thread before starting another model call. The limit follows the machine
+(step_limit.py): research.step_timeout at least, and each model call the tool
+makes gets the time its prompt and reply need at the model's measured speed.
+A call that runs past its limit is tried once more with half the evidence
+(less_evidence.py) under a fresh limit; any other failing call is retried
+once as it was. Then the step is FAILED with its error (a timeout's names the
+limit that stopped it) and the run goes on; steps whose inputs all failed are
+SKIPPED.
 """
 
 from __future__ import annotations
@@ -20,9 +25,12 @@ from typing import Any, Callable
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import CancelledError, PaperdeskError
+from paperdesk.core.llm.time_budget import FACTOR
+from paperdesk.core.research.less_evidence import less_evidence
 from paperdesk.core.research.plan import (
     COMPLETED, FAILED, SKIPPED, TOOLS, Plan, Step, _as_list, fill_item, implied_deps, order,
 )
+from paperdesk.core.research.step_limit import StepLimit, TimedBackend
 from paperdesk.core.research.tools import TOOL_FUNCS, Tool, ToolContext, items_of, merge
 from paperdesk.core.research.tracker import WHOLE, Tracker
 
@@ -51,7 +59,7 @@ EventSink = Callable[[Event], None]
 
 
 class StepTimeout(PaperdeskError):
-    """A step ran past its timeout."""
+    """A step ran past its time limit; the message names the limit and how it was reached."""
 
 
 @dataclass
@@ -74,11 +82,13 @@ class Executor:
 
     def __init__(self, tracker: Tracker, context: Callable[[CancelToken], ToolContext], *,
                  tools: dict[str, Tool] | None = None, step_timeout: float = 30.0, run_timeout: float = 600.0,
-                 max_iterations: int = 20, on_event: EventSink | None = None, cancel: CancelToken | None = None) -> None:
+                 max_iterations: int = 20, on_event: EventSink | None = None, cancel: CancelToken | None = None,
+                 time_factor: float = FACTOR) -> None:
         self.tracker = tracker
         self.context = context
         self.tools = tools or TOOL_FUNCS
-        self.step_timeout = step_timeout
+        self.step_timeout = step_timeout  # research.step_timeout: the least time a call gets
+        self.time_factor = time_factor  # research.time_factor: room over a model call's measured-speed estimate
         self.run_timeout = run_timeout
         self.max_iterations = max_iterations
         self.emit = on_event or (lambda event: None)
@@ -88,6 +98,7 @@ class Executor:
         self.after_step: StepHook | None = None  # the agent loop: may make more calls after a step ran
         self.iterations_left = max_iterations  # research.max_iterations, shared by iterated steps and the loop
         self.deadline = time.monotonic() + run_timeout  # research.run_timeout, set again by each execute
+        self.cut = ""  # what the last call with less evidence left out ("k 2 instead of 5")
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -163,6 +174,7 @@ class Executor:
         start = time.perf_counter()
         done: list[tuple[str, dict[str, Any]]] = []
         errors: list[str] = []
+        failed_items: list[str] = []
         for i, item in enumerate(values):
             self.tracker.ensure_task(run_id, step.id, i, item, step.output_key)
             result = self._run_task(run_id, step, i, fill_item(step.parameters, item), out, item=item)
@@ -170,7 +182,11 @@ class Executor:
                 done.append((item, result))
             else:
                 errors.append(out.failed.pop(step.id, "failed"))
+                failed_items.append(f"{item}: {errors[-1]}")
         seconds = time.perf_counter() - start
+        if done and errors:  # the items that failed are said, not dropped in silence
+            out.notes.append(f"step {step.id} ({step.tool}) failed for {len(errors)} of {len(values)} items: "
+                             + "; ".join(failed_items[:3]) + (" ..." if len(errors) > 3 else ""))
         if done:
             merged = merge(done)
             self.tracker.complete(run_id, step.id, WHOLE, merged, seconds)
@@ -192,21 +208,29 @@ class Executor:
             return row.result
         label = f"{step.tool}" + (f" [{item}]" if item else "")
         error = ""
+        fewer = False  # the retry of a call that ran past its limit reads half the evidence
         for attempt in (1, 2):
             self.cancel.raise_if_cancelled()
             self.tracker.start(run_id, step.id, iteration)
-            self.emit(Event("step_start", step.id, iteration, message=label if attempt == 1 else f"{label}, retry"))
+            again = f"{label}, retry" + (" with less evidence" if fewer else "")
+            self.emit(Event("step_start", step.id, iteration, message=label if attempt == 1 else again))
             start = time.perf_counter()
             try:
-                result = self.call(step.tool, params, out.results)
+                result = self.call(step.tool, params, out.results, fewer=fewer)
             except CancelledError:
                 self.tracker.reset(run_id, step.id, iteration)
                 raise
             except Exception as exc:  # a tool's failure is data for the run, not a crash of it
-                error = _one_line(exc)
+                timed_out = isinstance(exc, StepTimeout)
+                error = str(exc) if timed_out else _one_line(exc)
+                if timed_out and fewer:
+                    error += f", also when tried again with less evidence ({self.cut})"
                 seconds = time.perf_counter() - start
                 if attempt == 1:
-                    self.emit(Event("step_retry", step.id, iteration, message=error, seconds=seconds))
+                    fewer = timed_out
+                    said = f"step {step.id} ({label}): {error}"
+                    self.emit(Event("step_retry", step.id, iteration, seconds=seconds,
+                                    message=f"{said}; trying once more" + (" with less evidence" if fewer else "")))
                     continue
                 self.tracker.fail(run_id, step.id, iteration, error, seconds)
                 out.failed[step.id] = error
@@ -229,11 +253,17 @@ class Executor:
             self.inflight.join(wait)
             self.inflight = None
 
-    def call(self, tool: str, params: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
+    def call(self, tool: str, params: dict[str, Any], inputs: dict[str, Any], fewer: bool = False) -> dict[str, Any]:
+        """Run one tool call under its time limit (StepTimeout names the limit); `fewer`: with half the evidence."""
         self.settle()
         self.calls += 1
         token = CancelToken()
         ctx = self.context(token)
+        if fewer:
+            params, self.cut = less_evidence(tool, params, ctx)
+        limit = StepLimit(self.step_timeout, self.time_factor)  # counts from here, after the last call unwound
+        if getattr(ctx, "writer", None) is not None:
+            ctx.writer = TimedBackend(ctx.writer, limit)  # each model call sizes the limit before it starts
         box: dict[str, Any] = {}
 
         def work() -> None:
@@ -244,17 +274,16 @@ class Executor:
 
         worker = threading.Thread(target=work, name=f"research-{tool}", daemon=True)
         worker.start()
-        end = time.monotonic() + self.step_timeout
         while worker.is_alive():
             worker.join(0.01)
             if self.cancel.cancelled:
                 token.cancel()
                 self.inflight = worker  # let it unwind; the next call waits for it
                 raise CancelledError("cancelled")
-            if time.monotonic() > end and worker.is_alive():
+            if limit.passed() and worker.is_alive():
                 token.cancel()
                 self.inflight = worker
-                raise StepTimeout(f"timed out after {self.step_timeout:g} s")
+                raise StepTimeout(limit.message())
         if "error" in box:
             raise box["error"]
         return box["result"]

@@ -1,4 +1,11 @@
-"""The Researcher: plan, revise, run and resume research over one library (see the package docstring)."""
+"""The Researcher: plan, revise, run and resume research over one library (see the package docstring).
+
+A plan run (`run`, `resume`: the user's plan, edits included) is always reported from its own steps:
+steps that failed or ran out of time are named in the report's "Steps that failed" part, what no step
+supported is listed as not answered, with the closest passages quoted when nothing held up. Only
+`research`, when no plan could be made at all, writes its report with one search and one cited
+report instead (`fallback`, saying why).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ from paperdesk.core.llm.backend import Backend
 from paperdesk.core.research import plan_edit
 from paperdesk.core.research.agent_loop import EXTRA_BASE, AgentLoop
 from paperdesk.core.research.engine import CHECK_BASE, Event, EventSink, Execution, Executor, reformulate
+from paperdesk.core.research.failed_steps import failed_part, failed_rows, summary, unrun_questions
 from paperdesk.core.research.plan import COMPLETED, FAILED, Plan, PlanError, validate
 from paperdesk.core.research.planner import Planner
 from paperdesk.core.research.quote_pages import place_quote
@@ -22,8 +30,8 @@ from paperdesk.core.research.synthesizer import Section, Synthesis, lists_of, se
 from paperdesk.core.research.tools import Tool, ToolContext
 from paperdesk.core.research.tracker import WHOLE, Tracker
 
-FALLBACK_NOTE = ("Multi-step research failed ({why}); this report comes from the one-round pipeline "
-                 "(one library search, one cited report).")
+FALLBACK_NOTE = ("No research plan could be made ({why}); this report comes from one library search and one "
+                 "cited report instead.")
 
 
 @dataclass
@@ -48,6 +56,7 @@ class ResearchResult:
     fallback: bool = False
     calls: int = 0  # tool calls made by this process
     trace: list[Any] = field(default_factory=list)  # the agent loop's decisions (agent_loop.TraceEntry)
+    failed: list[dict[str, Any]] = field(default_factory=list)  # {id, tool, status, why}: steps that gave nothing
 
     def to_json(self) -> dict[str, Any]:
         """The `paperdesk research --json` shape."""
@@ -55,7 +64,7 @@ class ResearchResult:
                 "citations": [{k: c[k] for k in ("n", "paper_id", "page", "chunk_id", "quote")} for c in self.citations],
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}, "run_id": self.run_id,
                 "unanswered": self.unanswered, "fallback": self.fallback, "dropped": self.plan.dropped,
-                "trace": [t.to_json() for t in self.trace]}
+                "failed": self.failed, "trace": [t.to_json() for t in self.trace]}
 
 
 def _model_name(backend: Backend | None) -> str:
@@ -107,7 +116,7 @@ class Researcher:
 
     def research(self, question: str, on_event: EventSink | None = None, cancel: CancelToken | None = None,
                  dialogue: str = "") -> ResearchResult:
-        """Plan and run in one go (agent and reader modes)."""
+        """Plan and run in one go (agent and reader modes); only when no plan can be made, one search writes it."""
         start = time.perf_counter()
         try:
             plan = self.plan(question, dialogue, cancel)
@@ -154,7 +163,7 @@ class Researcher:
 
         self._executor = Executor(self.tracker, context, tools=self.tools, step_timeout=s["research.step_timeout"],
                                   run_timeout=s["research.run_timeout"], max_iterations=s["research.max_iterations"],
-                                  on_event=on_event, cancel=cancel)
+                                  on_event=on_event, cancel=cancel, time_factor=s["research.time_factor"])
         return self._executor
 
     def _drive(self, run_id: int, plan: Plan, on_event: EventSink | None, cancel: CancelToken | None,
@@ -162,8 +171,11 @@ class Researcher:
         """Steps (do), check, synthesis; `dialogue` reaches every answer prompt of the steps and the check.
 
         The report streams as it is built: each supported section (grounded and renumbered, as stored)
-        as soon as its answer step finishes, the check's answers after the steps, then the lists, the
-        sources and the "how" block; "answer_token" events carry the model's words while it writes.
+        as soon as its answer step finishes, the check's answers after the steps, then the steps that
+        failed, the lists, the sources and the "how" block; "answer_token" events carry the model's
+        words while it writes. The plan is never swapped for another pipeline: with steps failed, the
+        report comes from those that finished; with nothing supported, it says what it could not find
+        and quotes the found passages closest to the question.
         """
         emit = on_event or (lambda e: None)
         cancel = cancel or CancelToken()
@@ -191,9 +203,11 @@ class Researcher:
             retried, unanswered = self._check(run_id, plan, out, executor)
             for section in retried:
                 synthesis.section(section)
+            # an answer step that failed or was skipped left its question unanswered too ("Steps that failed" says it)
+            missing = unanswered + [q for q in unrun_questions(plan, out.failed, out.skipped) if q not in unanswered]
             quoted = None
-            if not synthesis.questions and unanswered and self.library is not None:  # nothing held up: quote
-                quoted = quoted_section(self.library, plan.query, out.results, unanswered)
+            if not synthesis.questions and missing and self.library is not None:  # nothing held up: quote
+                quoted = quoted_section(self.library, plan.query, out.results, missing)
                 if quoted is not None:
                     synthesis.section(quoted, alone=True)
         except CancelledError:
@@ -201,28 +215,25 @@ class Researcher:
             emit(Event("cancelled", message=f"cancelled; resume with research --resume {run_id}"))
             raise
         check_s = time.perf_counter() - start - steps_s
-        if not synthesis.questions and not unanswered:
-            why = "; ".join(f"step {i}: {e}" for i, e in out.failed.items()) or "no step produced passages"
-            result = self.fallback(plan.query, why, on_event, cancel, plan=plan, dialogue=dialogue)
-            self.tracker.finish_run(run_id, COMPLETED, result.report, result.timings, fallback=True, error=why)
-            result.run_id, result.steps, result.trace = run_id, self._steps(run_id, plan), list(loop.trace)
-            return result
         steps = self._steps(run_id, plan)
+        failed = failed_rows(plan, out.failed, out.skipped)
         timings = {"steps_s": steps_s, "check_s": check_s}
         synth_start = time.perf_counter()
+        if failed:
+            synthesis.put(failed_part(failed))
         # the quoted section's lead already names the unanswered questions: one report says it once
         report = synthesis.finish([] if quoted is not None else unanswered, steps, timings, notes=out.notes,
                                   lists=lists_of(plan, out.results), trace=[t.line() for t in loop.trace])
         timings["synthesis_s"] = time.perf_counter() - synth_start
         timings["total_s"] = time.perf_counter() - start
-        self.tracker.finish_run(run_id, COMPLETED, report.text, timings)
-        return ResearchResult(run_id, plan, report.text, report.citations, report.sources, steps, timings, unanswered,
-                              calls=executor.calls, trace=list(loop.trace))
+        self.tracker.finish_run(run_id, COMPLETED, report.text, timings, error=summary(failed) or None)
+        return ResearchResult(run_id, plan, report.text, report.citations, report.sources, steps, timings, missing,
+                              calls=executor.calls, trace=list(loop.trace), failed=failed)
 
     def _loop(self, run_id: int, plan: Plan, executor: Executor, out: Execution, cancel: CancelToken) -> AgentLoop:
         """The bounded agent loop (agent_loop.py) hooked after each step; a resumed run keeps its calls."""
         loop = AgentLoop(self.backends.planner or self.backends.writer, self.settings, plan, self.tracker, executor,
-                         cancel)
+                         cancel, writer=self.backends.writer)
         loop.restore(run_id, out)
         executor.after_step = loop.after_step
         return loop
@@ -291,7 +302,7 @@ class Researcher:
 
     def fallback(self, question: str, why: str, on_event: EventSink | None = None,
                  cancel: CancelToken | None = None, plan: Plan | None = None, dialogue: str = "") -> ResearchResult:
-        """Today's one-round pipeline (one search, one cited report), saying why it ran."""
+        """One library search and one cited report, saying why it ran: for a question no plan could be made for."""
         emit = on_event or (lambda e: None)
         start = time.perf_counter()
         note = FALLBACK_NOTE.format(why=why)
