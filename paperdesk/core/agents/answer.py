@@ -58,15 +58,17 @@ def relevant(hits: list[Hit]) -> list[Hit]:
 
 
 def retrieve(library: Library, question: str, k: int = 5, papers: list[str] | None = None,
-             memory: "MemoryGraph | None" = None, recall_k: int = 2) -> list[Hit]:
+             memory: "MemoryGraph | None" = None, recall_k: int = 2, spread: bool = False) -> list[Hit]:
     """The library passages relevant to a question, best first (empty when nothing is); `papers` narrows it.
 
     With `memory`, up to `recall_k` more passages that earlier discussions tied to the question follow
     (each is its paper's own page, so it is cited as that page; `Hit.via` says which memory led there).
+    `spread`: every paper that fits gives a passage (research; see evidence.select).
     """
     wide = max(3 * k, CANDIDATES)  # candidates to re-rank: the best passage for an answer is often not search's first
     found = relevant(library.search(question, k=wide, papers=papers) if papers else library.search(question, k=wide))
-    hits, _ = evidence.select(library, question, found + evidence.role_candidates(library, question, found), k)
+    hits, _ = evidence.select(library, question, found + evidence.role_candidates(library, question, found), k,
+                              spread=spread)
     if memory is None or recall_k <= 0:
         return hits
     recalled = recall(library, memory, question, {h.chunk_id for h in hits}, recall_k)

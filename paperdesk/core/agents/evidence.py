@@ -61,6 +61,7 @@ _ROLES: list[tuple[re.Pattern[str], tuple[str, ...], re.Pattern[str] | None]] = 
 ]
 ROLE_BONUS = 0.15  # a wanted section's lift, in cosine units
 OTHER_PAPER = 0.2  # a passage from another paper than the best passage's is evidence only this close to it
+SPREAD = 0.3  # research: each paper whose best passage fits this close to the best one gives a passage
 NAMED_BONUS = 0.1  # the lift of passages from a paper the question names ("in CiteSee", "Multi-LexSum's")
 WORD_WEIGHT = 0.24  # a sentence holding all of the question's words (rarity-weighted) gains this much
 ANSWER_BONUS = 0.12  # a sentence stating the kind of fact asked for (an amount paid, a count of the thing named)
@@ -241,9 +242,14 @@ def window(sentences: Sequence[str], scores: np.ndarray, words: int, also: int |
     return " ".join(parts)
 
 
-def select(library: "Library", question: str, hits: list["Hit"], k: int, words: int = 70
+def select(library: "Library", question: str, hits: list["Hit"], k: int, words: int = 70, spread: bool = False
            ) -> tuple[list["Hit"], list[str]]:
-    """The `k` hits best fit to answer `question`, best first, each with its evidence window."""
+    """The `k` hits best fit to answer `question`, best first, each with its evidence window.
+
+    An answer reads one paper: another paper's passage is kept only when it fits nearly as well as the
+    best. With `spread` (research, which gathers findings across the library), every paper whose best
+    passage fits within SPREAD of the best, or that the question names, gives its best passage first,
+    papers in order of fit; the rest of the k follow by fit."""
     if not hits:
         return [], []
     chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
@@ -276,7 +282,11 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
             fit += ROLE_BONUS
         ranked.append((fit, i, window(sentences, scores, words, typed)))
     ranked.sort(key=lambda r: -r[0])
-    lead_fit, lead, _ = ranked[0]  # another paper's passage must fit nearly as well as the best one to be read
+    lead_fit, lead, _ = ranked[0]
+    if spread:
+        chosen = _spread(ranked, pool, lead_fit, named, k)
+        return [pool[i] for _, i, _ in chosen], [text for _, _, text in chosen]
+    # another paper's passage must fit nearly as well as the best one to be read
     ranked = [r for r in ranked if pool[r[1]].paper_id == pool[lead].paper_id or r[0] >= lead_fit - OTHER_PAPER]
     chosen = ranked[:k]
     return [pool[i] for _, i, _ in chosen], [text for _, _, text in chosen]
@@ -356,3 +366,16 @@ def role_candidates(library: "Library", question: str, hits: Sequence["Hit"], pa
                 out.append(Hit(paper_id, title, chunk.id, chunk.page_start, chunk.page_end, chunk.section,
                                " ".join(chunk.text.split()[:40]), 0.0, None, None))
     return out
+
+
+def _spread(ranked: list[tuple[float, int, str]], pool: Sequence["Hit"], lead_fit: float, named: set[str],
+            k: int) -> list[tuple[float, int, str]]:
+    """Each fitting paper's best passage first (papers by fit), then the rest by fit: k in all."""
+    firsts: dict[str, tuple[float, int, str]] = {}
+    for row in ranked:
+        paper = pool[row[1]].paper_id
+        if paper not in firsts and (row[0] >= lead_fit - SPREAD or paper in named):
+            firsts[paper] = row
+    lead = list(firsts.values())[:k]
+    taken = {row[1] for row in lead}
+    return lead + [row for row in ranked if row[1] not in taken][: k - len(lead)]

@@ -15,14 +15,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import numpy as np
-
 from paperdesk.core.agents import answer as answers
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import NetworkError, PaperdeskError
 from paperdesk.core.library.library import Hit, Library
 from paperdesk.core.llm.backend import Backend
+from paperdesk.core.agents.attribution import SOURCE_REF, split_sentences
 from paperdesk.core.agents.evidence import is_boilerplate
+from paperdesk.core.agents.restates import drop_restatements
+from paperdesk.core.research import paper_answers
 from paperdesk.core.research.item_kinds import misfit
 from paperdesk.core.research.plan import _as_list
 
@@ -70,7 +71,7 @@ def _passages(ctx: ToolContext, hits: list[Hit]) -> list[dict[str, Any]]:
 
 def library_search(ctx: ToolContext, params: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
     hits = answers.retrieve(ctx.library, params["query"], int(params.get("k") or ctx.k), memory=ctx.memory,
-                            recall_k=ctx.recall_k)
+                            recall_k=ctx.recall_k, spread=True)
     return {"query": params["query"], "passages": _passages(ctx, hits)}
 
 
@@ -168,33 +169,67 @@ def names_in(passages: list[dict[str, Any]], kind: str, limit: int = 12,
 
 
 def answer(ctx: ToolContext, params: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
+    """A cited sub-answer from the earlier steps' passages and the sub-question's own search; when
+    several papers fit, one part per paper (paper_answers), so each paper's findings are in it."""
     question = str(params["question"])
     pool = [p for key in _as_list(params.get("inputs")) for p in (inputs.get(key) or {}).get("passages", [])]
-    hits = closest(ctx.library, question, [hit_of(p) for p in pool], ctx.k) if pool else answers.retrieve(
-        ctx.library, question, ctx.k)
+    # the steps' passages, and the sub-question's own: a planner's search query can miss a paper it names
+    candidates = [hit_of(p) for p in pool] + answers.retrieve(ctx.library, question, ctx.k, spread=True)
     if ctx.writer is None:
         raise PaperdeskError("no writer model is loaded; answer steps need one")
-    result = answers.write(ctx.library, ctx.writer, question, hits, on_token=ctx.on_token, cancel=ctx.cancel,
-                           max_tokens=ctx.answer_tokens, dialogue=ctx.dialogue)
-    if result.cancelled:
-        from paperdesk.core.errors import CancelledError
+    parts = []
+    named = paper_answers.named_in_library(ctx.library, question)
+    missing = [pid for pid in named if not any(h.paper_id == pid for h in candidates)]
+    if missing:  # a paper the question names is read even when no search so far reached it
+        candidates += ctx.library.search(question, k=paper_answers.PER_PAPER * len(missing), papers=missing)
+    grouped = paper_answers.groups(ctx.library, question, candidates, ctx.k, named) or [[]]
+    texts = [[paper_answers.paper_text(ctx.library, group[0].paper_id)] if group and len(grouped) > 1 else []
+             for group in grouped]
+    for i, hits in enumerate(grouped):
+        foreign = paper_answers.foreign_terms(question, texts[i], [t for j, g in enumerate(texts) if j != i for t in g])
+        asked = paper_answers.scoped(question, hits[0], foreign) if len(grouped) > 1 else question
+        result = answers.write(ctx.library, ctx.writer, asked, hits, on_token=ctx.on_token, cancel=ctx.cancel,
+                               max_tokens=ctx.answer_tokens, dialogue=ctx.dialogue,
+                               select=bool(ctx.settings["answer.select"]))
+        if result.cancelled:
+            from paperdesk.core.errors import CancelledError
 
-        raise CancelledError("cancelled")
-    return {"question": question, "text": result.text, "citations": result.citations,
-            "sources": _passages(ctx, result.hits), "supported": bool(result.citations) and not result.not_found,
-            "fallback": result.fallback}
-
-
-def closest(library: Library, question: str, hits: list[Hit], k: int) -> list[Hit]:
-    """The k hits (one per chunk) closest in meaning to the question: a sub-question's own passages."""
-    unique = list({h.chunk_id: h for h in hits}.values())
-    vectors = library.store.embeddings_by_ids([h.chunk_id for h in unique])
-    unique = [h for h in unique if h.chunk_id in vectors]
-    if not unique:
-        return []
-    q = library.embedder.encode_query(question)
-    sims = np.stack([vectors[h.chunk_id] for h in unique]) @ q
-    return [unique[i] for i in np.argsort(-sims)[:k]]
+            raise CancelledError("cancelled")
+        if len(grouped) > 1:  # a sentence on another part's paper, written from this part's passages: dropped
+            result.text, _ = paper_answers.drop_foreign(result.text, foreign)
+            marks = {int(n) for n in SOURCE_REF.findall(result.text)}
+            result.citations = [c for c in result.citations if int(c["n"]) in marks]
+        if len(grouped) > 1 or not (result.not_found or result.fallback):
+            held = [] if result.not_found else [x for x in split_sentences(result.text) if SOURCE_REF.search(x)]
+            if len(held) < paper_answers.QUOTE_BELOW and hits:  # the paper's own closest sentence, quoted
+                quote, cited = paper_answers.quoted_part(ctx.library, question, hits, " ".join(held))
+                if cited:
+                    known = {c["n"] for c in result.citations} if held else set()
+                    result.text = f"{' '.join(held)} {quote}".strip()
+                    result.citations = ([c for c in result.citations] if held else []) + \
+                        [c for c in cited if c["n"] not in known]
+                    result.not_found = False
+        parts.append((hits, result))
+    if len(parts) == 1:
+        hits, result = parts[0]
+        text, citations, empty = result.text, result.citations, []
+        not_found = result.not_found
+    else:
+        text, citations, hits, empty = paper_answers.join(parts, named)
+        not_found = not citations
+        if not_found:  # no paper's part held up: the first part's "not found" and its closest passages
+            hits, result = parts[0]
+            text, citations = result.text, result.citations
+    text, restated = drop_restatements(text, question)  # a lead-in that only echoes the question
+    if restated:
+        marks = {int(n) for n in SOURCE_REF.findall(text)}
+        citations = [c for c in citations if int(c["n"]) in marks]
+    if citations and empty:
+        text += " Nothing that could be cited on this was found in " + "; ".join(empty) + "."
+    return {"question": question, "text": text, "citations": citations,
+            "sources": _passages(ctx, hits), "supported": bool(citations) and not not_found,
+            "fallback": any(r.fallback for _, r in parts), "paper_parts": len(parts),
+            **({"restated": restated} if restated else {})}
 
 
 TOOL_FUNCS: dict[str, Tool] = {"library_search": library_search, "read_paper": read_paper,
