@@ -28,6 +28,8 @@ def run_bench(args: argparse.Namespace, settings: Settings) -> int:
         from paperdesk.bench.discuss_speed import run
     elif args.bench == "plan":
         from paperdesk.bench.research_plan import run
+    elif args.bench == "research" and getattr(args, "papers_more", False):
+        from paperdesk.bench.research_quality import run
     elif args.bench == "research":
         from paperdesk.bench.research_run import run
     elif args.bench == "faults":

@@ -60,6 +60,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--turns", type=int, default=10)
     p.add_argument("--every", type=int, default=3)
     p.add_argument("--baseline", action="store_true", help="first the same run without the prompt-prefix cache")
+    p.add_argument("--papers-more", action="store_true", dest="papers_more",
+                   help="four held-out papers (two of each half) in one library of all 30 bench papers")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("plan", help="research planner: valid-plan rate, share by model, acceptable share, time")
     p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the dev set")
@@ -69,6 +71,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("research", help="plan, per-step, synthesis, total time of a 3-step plan; cancel latency")
     p.add_argument("--library", help="data dir of a library holding the 4 fixture papers (default: a new temp one)")
+    p.add_argument("--papers-more", action="store_true", dest="papers_more",
+                   help="instead: six questions over the 30 held-out bench papers, each report checked against "
+                        "its cited pages (supported sentences, papers, vacuous sentences, agent calls, time)")
+    p.add_argument("--only", type=int, default=0, help="with --papers-more: only the first N questions")
     p.add_argument("--json", action="store_true")
     p = bench_sub.add_parser("faults", help="kill -9, two writers, full disk, hostile HTTP, bad input: tries/clean/lost")
     p.add_argument("--kills", type=int, default=24, help="kill -9 trials in all (add, summarize, research)")

@@ -50,3 +50,13 @@ def pdf_folders() -> list[Path]:
 
 def find_pdf(name: str, folders: list[Path]) -> Path | None:
     return next((folder / name for folder in folders if (folder / name).is_file()), None)
+
+
+def library_pdfs() -> list[Path]:
+    """Every PDF of the held-out library (both halves), in name order; one missing is an error."""
+    folders = pdf_folders()
+    found = {name: find_pdf(name, folders) for name in sorted(TUNE | CHECK)}
+    absent = [name for name, pdf in found.items() if pdf is None]
+    if absent:
+        raise FileNotFoundError(f"no PDF for {', '.join(absent)} in {', '.join(map(str, folders))}")
+    return [pdf for pdf in found.values() if pdf is not None]
