@@ -1,5 +1,7 @@
 """`paperdesk bench discuss`: full discussions (N=10, K=3) of the four fixture papers, or of one PDF.
 
+With `--papers-more`: four held-out papers (HELD_OUT, two of each half of
+the answer benchmark) in one library of all 30 bench papers.
 With no file: the four fixture papers in one fresh temporary library (so a
 passage of another paper can be cited, and must be credited to it), one
 discussion each; per paper the time, the questions the model phrased (of N),
@@ -36,11 +38,24 @@ from paperdesk.core.library.library import Library
 from paperdesk.core.memory import MemoryGraph
 
 DEFAULT_PAPER = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "papers" / "2302.07302v1.pdf"
+# --papers-more: two papers of each half of the held-out answer benchmark (qa_split), discussed in one
+# library of all 30 bench papers, so another paper's passage is always at hand to be misused
+HELD_OUT = ("papers-cli__bg-8-515-2011.pdf",  # tune: ice-edge blooms
+            "paper-qa__paper.pdf",  # tune: explanations of molecular prediction models
+            "refextract__1707.04066v1.pdf",  # check: near-Earth objects
+            "refextract__2110.02751.pdf")  # check: nuclear recoils
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     if getattr(args, "writer", None):
         settings = settings.with_overrides(llm__writer_model=args.writer)
+    if getattr(args, "papers_more", False):
+        from paperdesk.bench.discuss_papers import run_all
+        from paperdesk.bench.qa import library_home
+        from paperdesk.bench.qa_split import library_pdfs
+
+        home, ids = library_home(settings, library_pdfs())
+        return run_all(args, settings, [], built=home, discussed=[ids[name] for name in HELD_OUT])
     if args.file is None:
         from paperdesk.bench.discuss_papers import run_all
 
