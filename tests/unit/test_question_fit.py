@@ -147,3 +147,10 @@ def test_a_not_found_answer_is_not_remembered_as_a_fact(memory):
     remember_turn(memory, outline, 3, _turn(FITS, True, [], not_found=True), None, PASSAGE.passage, HEADINGS)
     (question,) = memory.open_nodes([FITS]).entities
     assert all(not o.text.startswith("Answered") and o.page is None for o in question.observations)
+
+
+def test_two_questions_with_mostly_the_same_content_words_are_one():
+    from paperdesk.core.discussion.student import same_words
+
+    assert same_words("What is the duration of a bloom in the Arctic?", "What is the duration of the melt season in the Arctic?")
+    assert not same_words("How is the bloom detected from satellites?", "What is the duration of the melt season?")

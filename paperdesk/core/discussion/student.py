@@ -15,6 +15,7 @@ to an earlier question (cosine >= the observer's REPEAT), go to the back.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Sequence
 
@@ -226,9 +227,10 @@ class Student:
     # -- phrasing -------------------------------------------------------------------------
 
     def _repeats(self, question: str) -> bool:
-        """Asked already, in this discussion or an earlier one: the same words, or close in meaning."""
+        """Asked already, in this discussion or an earlier one: the same words, most of the same content
+        words, or close in meaning."""
         asked = [*self.questions, *self.earlier]
-        if question.lower() in asked:
+        if question.lower() in asked or any(same_words(question, earlier) for earlier in asked):
             return True
         if self.encode is None or not asked:
             return False
@@ -259,3 +261,21 @@ class Student:
                                              worked_example()):
             return None
         return question
+
+
+_QUESTION_WORDS = frozenset("what which when where does this that with from have about into their there these those "
+                            "paper papers study authors section describe mean".split())
+SAME_WORDS = 0.6  # share of the smaller question's content words that makes two questions one
+
+
+def _content_words(question: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z]+", question.lower()) if len(w) >= 4 and w not in _QUESTION_WORDS}
+
+
+def same_words(question: str, earlier: str) -> bool:
+    """Two questions whose content words are mostly the same (SAME_WORDS of the smaller set, two or more):
+    the second asks the first again, however it is phrased."""
+    mine, theirs = _content_words(question), _content_words(earlier)
+    if min(len(mine), len(theirs)) < 2:
+        return bool(mine) and mine == theirs
+    return len(mine & theirs) / min(len(mine), len(theirs)) >= SAME_WORDS
