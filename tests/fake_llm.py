@@ -30,6 +30,9 @@ class FakeLLM:
         # the first request stops after this many tokens until it is cancelled: an interruption that always
         # lands at the same point, however slowly the test's keys arrive
         self.hold_first_after = hold_first_after
+        # set to an Event, every generation stops after its first token until the event is set (or it is
+        # cancelled): work that is surely still running while a test sends it messages, however fast it would be
+        self.held_until: threading.Event | None = None
         self.requests: list[GenerationRequest] = []
         self.started = threading.Event()  # set when the first token is out
 
@@ -40,6 +43,8 @@ class FakeLLM:
         for i, word in enumerate(words):
             if i == hold:
                 _wait_for(cancel)
+            if i == 1 and self.held_until is not None:
+                _wait_for(cancel, until=self.held_until)
             if self.delay:
                 time.sleep(self.delay)
             self.started.set()
@@ -47,10 +52,12 @@ class FakeLLM:
         yield "", "stop"
 
 
-def _wait_for(cancel, timeout: float = 60.0) -> None:
-    """Block until `cancel` is cancelled (the generation's caller checks it on the next piece)."""
+def _wait_for(cancel, timeout: float = 60.0, until: threading.Event | None = None) -> None:
+    """Block until `cancel` is cancelled (the generation's caller checks it on the next piece), or `until` is set."""
     deadline = time.monotonic() + timeout
     while not (cancel is not None and cancel.cancelled) and time.monotonic() < deadline:
+        if until is not None and until.is_set():
+            return
         time.sleep(0.01)
 
 

@@ -9,7 +9,8 @@ async def settle(pilot, until=None, timeout: float = 120.0) -> None:
     """Wait until the Desk is open and no command runs (or until `until()` holds), then drain messages."""
     app = pilot.app
     deadline = time.monotonic() + timeout
-    await pilot.pause(0.2)  # let a key's message (Input.Submitted ...) reach its handler first
+    await app_quiet(pilot)  # a key's message (Input.Submitted ...) and what it posts reach their handlers first
+    await pilot.pause(0.05)
     while True:
         await pilot.pause(0.05)
         idle = (app.desk is not None and not app.busy and not any(w.is_running for w in app.workers)
@@ -145,3 +146,79 @@ async def pane_key(pilot, *keys: str) -> None:
         while getattr(pilot.app, "holding_key", False) and time.monotonic() < deadline:
             await pilot.pause(0.05)
         await pilot.pause(0.05)
+
+
+# -- typed characters: each handled before the next, without Textual's wait for the CPU to go quiet ---------
+
+async def app_quiet(pilot, rounds: int = 50) -> None:
+    """Return once every widget of the app's current screen has handled what it was sent, and what that posted:
+    Pilot's own barrier (each widget handles a callback queued after its pending messages), repeated until no
+    queue holds anything. Deterministic, unlike `wait_for_idle`, which waits for the process's CPU time to stop
+    advancing (up to a second per call while a model thread generates)."""
+    app = pilot.app
+    for _ in range(rounds):
+        await pilot._wait_for_screen()
+        try:
+            pumps = [app, *app.screen.walk_children(with_self=True)]
+        except Exception:  # no screen (the app is closing)
+            return
+        if all(p._message_queue.empty() and not p._next_callbacks for p in pumps):
+            return
+
+
+IDLE_WAIT_CAP = 0.2  # seconds: Textual waits up to 1 s, twice per key, for the CPU to go quiet
+
+
+def install_fast_typing() -> None:
+    """Pilot.press without the needless waits, keys still sent one at a time, each handled before the next.
+
+    Textual's own press sends a key, then waits twice for the process's CPU time to stop advancing, up to 1 s
+    each: 40 ms a key at the least, and 2 s for an Enter that starts work on a thread (a model, an embedding),
+    where the CPU never goes quiet. Here a printable character followed by another key in the same call is
+    sent and waited for with `app_quiet` (a few ms, deterministic); every other key (Enter, Esc, F-keys,
+    ctrl+…, arrows, the last key of a call) is sent as Textual sends it and waited for as Textual waits, the
+    waits capped at IDLE_WAIT_CAP; at the end of each call, `app_quiet`. Whatever a key started on a thread
+    is waited for by `settle`, as before."""
+    import unicodedata
+
+    from textual import events
+    from textual._wait import wait_for_idle
+    from textual.app import _character_to_key, _get_unicode_name_from_key
+    from textual.keys import REPLACED_KEYS
+    from textual.pilot import Pilot
+
+    if getattr(Pilot.press, "fast_typing", False):
+        return
+    original = Pilot.press
+
+    def key_event(app, key: str):
+        """The Key event Textual's own press makes for `key` (Textual 8: App._press_keys)."""
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        try:
+            char = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        return event
+
+    async def press(self, *keys: str) -> None:
+        if any(key.startswith("wait:") for key in keys):
+            await original(self, *keys)
+            return
+        app = self.app
+        for i, key in enumerate(keys):
+            if len(key) == 1 and key.isprintable() and i < len(keys) - 1:
+                app.post_message(key_event(app, key))
+                await app_quiet(self)
+                continue
+            app._driver.send_message(key_event(app, key))
+            await wait_for_idle(0, IDLE_WAIT_CAP)
+            await app._animator.wait_until_complete()
+            await wait_for_idle(0, IDLE_WAIT_CAP)
+        if keys:
+            await app_quiet(self)
+
+    press.fast_typing = True
+    Pilot.press = press

@@ -134,10 +134,11 @@ def test_below_the_floor_the_dispatcher_asks_for_every_command(desk):
 def test_a_message_that_would_discard_asks_beside_a_running_improve_and_stops_nothing(tmp_home, arxiv, embedder):
     import threading
 
-    fake = FakeLLM(" ".join(["word"] * 300), delay=0.01)  # stand-in generation that takes a few seconds
+    fake = FakeLLM(" ".join(["word"] * 300))
     desk = Desk(settings_for(tmp_home, arxiv.api_url), backend=fake, embedder=embedder)
     try:
         assert desk.run("find expository writing").ok and desk.run("summarize 1").ok
+        fake.held_until = threading.Event()  # the improve's generation runs until the question was asked
         fake.started.clear()
         box = []
         worker = threading.Thread(target=lambda: box.append(desk.run("improve use bullet points")))
@@ -145,6 +146,7 @@ def test_a_message_that_would_discard_asks_beside_a_running_improve_and_stops_no
         assert fake.started.wait(30)
         asked = desk.talk.submit("throw it away")
         assert asked.confirm and desk.busy, asked.message  # asked beside the work; the work goes on
+        fake.held_until.set()
         worker.join()
         assert box[0].ok and desk.state == "draft-summary"  # the improve finished: nothing was cancelled
         assert desk.store.get_paper(desk.session.selected) is not None

@@ -6,6 +6,7 @@ these tests are about orchestration only (which prompt carries the dialogue, wha
 the real model runs the same free-text session in test_shell_dispatch_e2e.py.
 """
 
+import threading
 
 import pytest
 
@@ -101,7 +102,7 @@ def test_a_refused_delegation_says_what_was_understood_why_not_and_what_would_en
 
 def test_a_message_during_a_summary_interrupts_it_and_improves_the_kept_partial_summary(make_desk):
     # the held races (message-first and generation-first) are in test_desk_dispatch_race.py
-    fake = FakeLLM(" ".join(["word"] * 400), delay=0.01)
+    fake = FakeLLM(" ".join(["word"] * 400), hold_first_after=1)  # the summary runs until the message stops it
     desk = make_desk(fake)
     seen = _understood(desk)
     worker, box = start_summary(desk, fake, timeout=30)
@@ -118,11 +119,13 @@ def test_a_message_during_a_summary_interrupts_it_and_improves_the_kept_partial_
 
 
 def test_a_read_only_message_answers_beside_the_running_work_without_interrupting(make_desk):
-    fake = FakeLLM(" ".join(["word"] * 300), delay=0.01)
+    fake = FakeLLM(" ".join(["word"] * 300))
+    fake.held_until = threading.Event()  # the summary's generations wait after a token until the answer is in
     desk = make_desk(fake)
     worker, box = start_summary(desk, fake, timeout=30)
     outcome = desk.talk.submit("ask status")
     assert outcome.ok and outcome.view is not None and outcome.view.state == "draft-summary"
     assert desk.busy  # the summary still runs
+    fake.held_until.set()
     worker.join()
     assert box[0].ok

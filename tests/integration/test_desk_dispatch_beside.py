@@ -1,7 +1,7 @@
 """Messages answered beside running work are recorded in history (every decision is recorded).
 
-Real library, SQLite and embeddings; a slow FakeLLM stand-in (not a model) keeps a summary running
-while the messages arrive: this is orchestration only.
+Real library, SQLite and embeddings; a FakeLLM stand-in (not a model) held after its first token keeps a summary
+running while the messages arrive: this is orchestration only.
 """
 
 import threading
@@ -16,7 +16,8 @@ pytestmark = pytest.mark.slow
 
 
 def test_messages_answered_while_a_summary_runs_get_history_rows_and_the_work_goes_on(tmp_home, arxiv, embedder):
-    fake = FakeLLM(" ".join(["word"] * 300), delay=0.01)
+    fake = FakeLLM(" ".join(["word"] * 300))
+    fake.held_until = threading.Event()  # the summary's generations wait after a token until the messages are in
     desk = Desk(settings_for(tmp_home, arxiv.api_url), backend=fake, embedder=embedder)
     try:
         assert desk.run("find expository writing").ok
@@ -28,6 +29,7 @@ def test_messages_answered_while_a_summary_runs_get_history_rows_and_the_work_go
         asked = desk.talk.submit("that one")  # vague: a question back, nothing stops
         assert desk.busy, "the summary should still be running"
         rows = {cmd: (state, summary) for cmd, state, summary, _ in desk.store.history(50)}
+        fake.held_until.set()
         worker.join(60)
         assert box[0].ok and beside.ok and asked.ok
         assert "ask status" in rows and "-> status (delegate" in rows["ask status"][1]

@@ -12,6 +12,7 @@ from fake_llm import FakeLLM
 from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
 from paperdesk.core.handlers.plans import tracker
+from paperdesk.core.research import Backends
 from paperdesk.core.commands.views import CommandStarted
 from settings_for import settings_for
 
@@ -22,6 +23,7 @@ pytestmark = pytest.mark.slow
 def desk(tmp_home, arxiv, embedder):
     fake = FakeLLM(" ".join(["word"] * 400))  # pure orchestration stand-in, not a model
     d = Desk(settings_for(tmp_home, arxiv.api_url), backend=fake, embedder=embedder)
+    d.research_backends = Backends(fake, None)  # plans from the rule planner: no planner model to wait for
     d.fake = fake
     yield d
     d.close()

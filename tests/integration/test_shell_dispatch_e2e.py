@@ -30,7 +30,9 @@ SCRIPT = [
 
 def test_a_free_text_session_finds_summarizes_notes_saves_asks_researches_and_clarifies(
         tmp_home, arxiv, embedder, local_backend):
-    settings = settings_for(tmp_home, arxiv.api_url, **SHORT_OUTPUTS, PAPERDESK_RESEARCH_MAX_TOKENS="24")
+    # two passages per answer and short research sub-answers: the routing is under test, not the prose
+    settings = settings_for(tmp_home, arxiv.api_url, **SHORT_OUTPUTS, PAPERDESK_RESEARCH_MAX_TOKENS="24",
+                            PAPERDESK_RESEARCH_STEP_TOKENS="24", PAPERDESK_ANSWER_K="2")
     desk = Desk(settings, backend=local_backend, embedder=embedder)
     out, err = io.StringIO(), io.StringIO()
     try:

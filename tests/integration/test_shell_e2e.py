@@ -85,8 +85,9 @@ class LiveShell:
 
 def test_find_summarize_improve_notes_save_list_open_summary(shell_env):
     result = shell(shell_env, "\n".join([
-        "find expository writing", "summarize 1", "improve mention the interviews", "notes check figure 2 later",
-        "save", "list", "open 1", "summary 1", "status"]) + "\n")
+        # the improve names one section (the method): the real model rewrites one, not four; the flow is under test
+        "find expository writing", "summarize 1", "improve method: mention the interviews",
+        "notes check figure 2 later", "save", "list", "open 1", "summary 1", "status"]) + "\n")
     out = result.stdout
     assert result.returncode == 0, result.stderr
     # improve stores a changed revision, or (the tiny test model's rewrite not holding up) says why and stores none

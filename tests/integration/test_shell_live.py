@@ -2,7 +2,7 @@
 is answered beside the work, a typed command that needs the desk stops it and runs next.
 
 Real library and embeddings; the generation comes from FakeLLM (tests/fake_llm.py, NOT a model: it streams
-a fixed text slowly) because this is orchestration; the real model runs in test_shell_e2e.py.
+a fixed text and holds until stopped) because this is orchestration; the real model runs in test_shell_e2e.py.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ def live_shell(tmp_home, arxiv, embedder, library, citesee_pdf):
     library.add_pdf(citesee_pdf)
     library.close()
     settings = settings_for(tmp_home, arxiv.api_url)
-    desk = Desk(settings, backend=FakeLLM(" ".join(["readers"] * 400), delay=0.01), embedder=embedder)
+    # the summary's first generation holds after a token until a typed command stops it: running work, at once
+    desk = Desk(settings, backend=FakeLLM(" ".join(["readers"] * 400), hold_first_after=1), embedder=embedder)
     read, write = os.pipe()
     screen = Screen()
     codes: list[int] = []

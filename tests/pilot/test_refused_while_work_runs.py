@@ -32,5 +32,11 @@ async def test_a_refused_command_is_refused_at_once_and_the_work_goes_on(workben
             assert app.command_line.input.value == ""
         await pilot.press(*"list", "enter")  # allowed: this one asks before it stops the find
         await settle(pilot, until=lambda: "this stops the running arXiv search: Enter to go on" in message_text(app))
-        await pilot.press("escape")
-        await settle(pilot)
+        await pilot.press("escape")  # clears the armed line: nothing is stopped
+        await settle(pilot, until=lambda: app.command_line.input.value == "")
+        await pilot.pause(0.5)
+        assert app.busy and app.desk.busy and not desk_events(messages, CommandFinished)
+        await pilot.press("escape")  # Esc on the empty line stops the find (rather than waiting out its retries)
+        await settle(pilot, until=lambda: desk_events(messages, CommandFinished) and not app.busy)
+        finished = desk_events(messages, CommandFinished)
+        assert [(f.outcome.command, f.outcome.status) for f in finished] == [("find expository writing", "cancelled")]

@@ -45,7 +45,7 @@ async def test_find_summarize_improve_save(workbench):
 
         await pilot.press("ctrl+r")  # improve: the command line is prefilled
         assert app.command_line.input.value == "improve "
-        await pilot.press(*"mention the interviews", "enter")
+        await pilot.press(*"method: mention the interviews", "enter")  # one section: the flow is under test
         await settle(pilot)
         improved = outcomes(messages)[-1]
         assert improved.status == "ok", improved
