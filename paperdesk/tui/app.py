@@ -71,6 +71,7 @@ class PaperDeskApp(LineEntry, StartUp, WorkbenchActions, KeyboardRouting, Readin
         self._preload: "ModelPreload | None" = None
         self._busy = False
         self._pending: str | None = None
+        self._panes_mounted = False  # the hidden tabs' panes have composed their children (after the first paint)
         self._armed: str | None = None  # a line that would interrupt the running command, waiting for Enter
         self._command_worker: Worker | None = None
         self.router = OutcomeRouter(self)

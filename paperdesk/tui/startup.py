@@ -59,12 +59,18 @@ class StartUp:
         from paperdesk.tui.panes.reader import ReaderPane
         from paperdesk.tui.panes.report import ReportsPane
 
-        self.main.query_one(DraftPane).mount_body()
-        self.main.query_one(NotesPane).mount_editor(self.cursor_blink)
+        mounts = [self.main.query_one(DraftPane).mount_body(), self.main.query_one(NotesPane).mount_editor(self.cursor_blink)]
         library = lambda: self.desk.library if self.desk else None  # noqa: E731 - the desk opens later
         for tab, pane in (("#tab-reader", ReaderPane(library, id="reader")), ("#tab-reports", ReportsPane(id="reports")),
                           ("#tab-plan", PlanPane(id="plan")), ("#tab-discussion", DiscussionPane(id="discussion"))):
-            self.main.query_one(tab).mount(pane)
+            mounts.append(self.main.query_one(tab).mount(pane))
+
+        async def mounted() -> None:  # a pane in the DOM may not have composed its children yet
+            for mount in mounts:
+                await mount
+            self._panes_mounted = True
+
+        self.call_next(mounted)
 
     def _apply_keymap(self: "PaperDeskApp") -> None:
         keymap = {k.split(".", 1)[1]: v for k, v in self.settings.values.items() if k.startswith("keymap.")}
@@ -93,8 +99,7 @@ class StartUp:
         self.post_message(DeskReady(desk, _model_label(self.settings)))
 
     def on_desk_ready(self: "PaperDeskApp", message: DeskReady) -> None:
-        after_paint = ("#reader", "#reports", "#plan", "#discussion", "#draft-body", "#notes-text")
-        if not all(self.main.query(pane) for pane in after_paint):
+        if not self._panes_mounted:
             self.set_timer(0.02, lambda: self.on_desk_ready(message))  # hidden panes mount after the first paint
             return
         desk = self.desk = message.desk

@@ -15,6 +15,7 @@ from textual.widgets import Label, Static
 from paperdesk.core.commands.citation_links import citation_keys, key_of_href, link_citations
 
 if TYPE_CHECKING:
+    from textual.widget import AwaitMount
     from textual.widgets import Markdown
 
     from paperdesk.core.commands.views import DraftView
@@ -107,13 +108,14 @@ class DraftPane(Vertical):
         self._footer(f"citation {label} ({(self.citation or 0) + 1} of {len(self.citations)}) · ←/→ choose · "
                      "Enter opens it in the reader")
 
-    def mount_body(self) -> None:
+    def mount_body(self) -> "AwaitMount":
         """Put the Markdown body in place of the welcome text (markdown-it loads here, after the first paint)."""
         from textual.widgets import Markdown
 
         scroll = self.query_one("#draft-scroll", VerticalScroll)
-        scroll.mount(Markdown(WELCOME, id="draft-body", open_links=False))
+        mounted = scroll.mount(Markdown(WELCOME, id="draft-body", open_links=False))
         scroll.query("#draft-welcome").remove()
+        return mounted
 
     def on_markdown_link_clicked(self, event: "Markdown.LinkClicked") -> None:
         event.stop()

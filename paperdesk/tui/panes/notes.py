@@ -30,6 +30,7 @@ from paperdesk.tui.messages import PaneSays, WorkerFailed
 from paperdesk.tui.panes.base import Pane
 
 if TYPE_CHECKING:
+    from textual.widget import AwaitMount
     from textual.widgets import TextArea
 
     from paperdesk.core.desk.desk import Desk
@@ -74,14 +75,15 @@ class NotesPane(Pane):
         yield Static("", id="notes-placeholder")  # the editor replaces it right after the first paint
         yield Label(_NO_PAPER, id="notes-footer")
 
-    def mount_editor(self, cursor_blink: bool = True) -> None:
+    def mount_editor(self, cursor_blink: bool = True) -> "AwaitMount":
         """Put the notes editor in place (TextArea loads here, once the first screen is up)."""
         from textual.widgets import TextArea
 
         editor = TextArea("", id="notes-text", soft_wrap=True, read_only=True)
         editor.cursor_blink = cursor_blink
-        self.mount(editor, before="#notes-footer")
+        mounted = self.mount(editor, before="#notes-footer")
         self.query("#notes-placeholder").remove()
+        return mounted
 
     @property
     def editor(self) -> "TextArea":
