@@ -103,6 +103,23 @@ def test_sync_library_sees_what_another_connection_added_and_removed(make_desk, 
         other.close()
 
 
+def test_sync_library_keeps_a_filtered_lists_filter_and_order(make_desk, settings, embedder):
+    desk = make_desk()
+    other = Library(settings, embedder=embedder)
+    try:
+        first = other.add_pdf(PAPERS / "2304.02623v1.pdf").paper.id
+        assert desk.run("list").ok and desk.run(f"tag {first} to-read").ok
+        assert desk.run("list --tag to-read --sort title").ok and [i.id for i in desk.session.results] == [first]
+        second = other.add_pdf(PAPERS / "2302.07302v1.pdf").paper.id  # untagged: the filtered list stays as it is
+        assert desk.sync_library() is False and [i.id for i in desk.session.results] == [first]
+        other.store.paper_meta.add_tag(second, "to-read")
+        assert desk.sync_library() is True
+        titles = [i.title for i in desk.session.results]
+        assert {i.id for i in desk.session.results} == {first, second} and titles == sorted(titles, key=str.casefold)
+    finally:
+        other.close()
+
+
 def test_the_interactive_shell_asks_before_abandon(make_desk, monkeypatch):
     desk = make_desk()
     assert desk.run(f"add {PAPERS / '2304.02623v1.pdf'}").ok

@@ -17,7 +17,7 @@ from paperdesk.core.errors import InvalidArgumentError
 from paperdesk.core.db.paper_meta import clean_tag
 
 if TYPE_CHECKING:
-    from paperdesk.core.db.store import Paper
+    from paperdesk.core.db.store import Paper, Store
 
 USAGE = "list [words] [--tag T] [--author A] [--year Y|Y1-Y2] [--sort added|year|title] [--reverse] [--page N]"
 SORTS = ("added", "year", "title")
@@ -63,6 +63,11 @@ class ListFilter:
         else:
             kept.sort(key=lambda p: (p.added, p.id))
         return kept[::-1] if self.reverse else kept
+
+    def listed(self, store: "Store") -> list["Paper"]:
+        """The library's papers this filter keeps, in its order."""
+        papers = store.list_papers()
+        return self.apply(papers, store.paper_meta.tags_by_paper()) if self.active else papers
 
     def _passes(self, paper: "Paper", tags: list[str]) -> bool:
         title = paper.title.casefold()

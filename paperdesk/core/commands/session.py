@@ -62,6 +62,7 @@ class Session:
     results: list[ResultItem] = field(default_factory=list)  # last_query_set
     results_kind: str = ""  # "find", "list", "sem-search", "research"
     results_query: str = ""
+    list_filter: str = ""  # a library list's arguments (`--tag to-read --sort year`): a refresh keeps them
     selected: str | None = None  # selected_paper (a library id)
     draft: DraftRef | None = None
     reader: tuple[str, int] | None = None  # (paper id, page) last opened
@@ -74,7 +75,7 @@ class Session:
     plan_created: float = 0.0  # when the plan was made (research --resume reopens the newest plan or run)
 
     def clear_results(self) -> None:
-        self.results, self.results_kind, self.results_query = [], "", ""
+        self.results, self.results_kind, self.results_query, self.list_filter = [], "", "", ""
 
     def to_json(self, state: str) -> dict[str, Any]:
         return {
@@ -82,6 +83,7 @@ class Session:
             "results": [asdict(r) for r in self.results],
             "results_kind": self.results_kind,
             "results_query": self.results_query,
+            "list_filter": self.list_filter,
             "selected": self.selected,
             "draft": asdict(self.draft) if self.draft else None,
             "reader": list(self.reader) if self.reader else None,
@@ -98,6 +100,7 @@ class Session:
                 results=[ResultItem(**r) for r in data.get("results") or []],
                 results_kind=str(data.get("results_kind") or ""),
                 results_query=str(data.get("results_query") or ""),
+                list_filter=str(data.get("list_filter") or ""),
                 selected=data.get("selected"),
                 draft=DraftRef(**data["draft"]) if data.get("draft") else None,
                 reader=(str(data["reader"][0]), int(data["reader"][1])) if data.get("reader") else None,

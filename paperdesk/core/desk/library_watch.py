@@ -17,6 +17,7 @@ from paperdesk.core.commands.session import ResultItem
 from paperdesk.core.progress import counted
 
 if TYPE_CHECKING:
+    from paperdesk.core.db.store import Paper
     from paperdesk.core.desk.desk import Desk
 
 
@@ -44,7 +45,7 @@ class LibraryWatch:
         if not session.results:
             return False
         if session.results_kind == "list" and desk.state == "select-view":
-            fresh = [ResultItem.from_paper(p, counted(p.page_count, "page")) for p in desk.store.list_papers()]
+            fresh = [ResultItem.from_paper(p, counted(p.page_count, "page")) for p in self._listed(session.list_filter)]
         else:
             fresh = [ResultItem(**{**vars(item), "in_library": desk.paper_in_library(item.id)})
                      for item in session.results]
@@ -52,3 +53,14 @@ class LibraryWatch:
             return False
         session.results = fresh
         return True
+
+    def _listed(self, arguments: str) -> list["Paper"]:
+        """The papers the shown list holds now: its filter and order again (a list's arguments were valid)."""
+        from paperdesk.core.commands.list_options import ListFilter, parse_list_options
+        from paperdesk.core.errors import InvalidArgumentError
+
+        try:
+            _, options = parse_list_options(arguments)
+        except InvalidArgumentError:
+            options = ListFilter()
+        return options.listed(self._desk.store)

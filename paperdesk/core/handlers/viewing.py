@@ -18,17 +18,15 @@ def list_papers(desk: "Desk", command: Command) -> Outcome:
     from paperdesk.core.commands.list_options import parse_list_options
 
     _, options = parse_list_options(command.text)
-    papers = desk.store.list_papers()
-    total = len(papers)
-    if options.active:
-        papers = options.apply(papers, desk.store.paper_meta.tags_by_paper())
+    papers = options.listed(desk.store)
+    total = desk.store.count_papers() if options.active else len(papers)
     pages = max(1, -(-len(papers) // PER_PAGE))
     page = command.page or 1
     if page > pages:
         raise CommandError(f"list: page {page} does not exist; the library has {counted(pages, 'page')} of {PER_PAGE}")
     s = desk.session
     s.results = [ResultItem.from_paper(p, counted(p.page_count, 'page')) for p in papers]
-    s.results_kind, s.results_query = "list", options.describe()
+    s.results_kind, s.results_query, s.list_filter = "list", options.describe(), command.text
     s.selected, s.draft = None, None
     desk.transition(command, count=len(papers))
     view = desk.results_view(page)
