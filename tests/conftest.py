@@ -269,7 +269,9 @@ def local_backend(llama_probe):
 
 @pytest.fixture(scope="session")
 def llama_server_url(llama_probe):
-    """`python -m llama_cpp.server` with the default model on a free loopback port."""
+    """`python -m llama_cpp.server` with the default model on a free loopback port. Its logits_all (on by
+    default) would keep the logits of every prompt token, which only prompt logprobs need and no backend asks
+    for: a 2 GB buffer at Gemma 3's 262k vocabulary and half the prompt speed."""
     import subprocess
     import sys
     import time
@@ -282,7 +284,7 @@ def llama_server_url(llama_probe):
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(default_model()), "--host", "127.0.0.1",
          "--port", str(port), "--n_ctx", "2048", "--n_threads", str(LLAMA_THREADS),
-         "--n_threads_batch", str(LLAMA_THREADS)],
+         "--n_threads_batch", str(LLAMA_THREADS), "--logits_all", "false"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
@@ -401,17 +403,27 @@ def citesee_desk(citesee_home, tmp_path, embedder):
 # --- order: the longest test files start first --------------------------------------------------
 # Workers take whole files in collection order (`--dist loadfile`); a long file that starts last
 # runs alone at the end while the other workers wait. These files take 20 s or more each (`--durations`),
-# so they go first and the short ones fill in around them.
+# longest first, so they go first and the short ones fill in around them.
 LONG_FILES = (
-    "pilot/test_workbench_flows.py", "integration/test_shell_e2e.py", "integration/test_summary_grounding.py",
-    "integration/test_summarizer.py", "integration/test_desk_table.py", "faults/test_full_disk_tui.py",
-    "pilot/test_workbench_safety.py", "faults/test_library_safety.py", "pilot/test_daily_library.py",
-    "faults/test_fault_suite.py", "pilot/test_plan_pane.py", "pilot/test_discussion_pane.py",
-    "integration/test_shell_dispatch_e2e.py", "pilot/test_daily_keys.py", "pilot/test_typing_at_full_speed.py",
-    "faults/test_free_text_asks_first.py", "pilot/test_reader_citations.py", "integration/test_desk.py",
-    "pilot/test_plan_arxiv_offers.py", "snapshots/test_screens.py", "integration/test_desk_dispatch.py",
-    "pilot/test_dispatch.py", "faults/test_defects.py",
+    "integration/test_shell_e2e.py", "integration/test_summary_grounding.py", "pilot/test_workbench_flows.py",
+    "pilot/test_daily_library.py", "pilot/test_discussion_pane.py", "integration/test_summarizer.py",
+    "integration/test_shell_dispatch_e2e.py", "integration/test_desk_table.py", "faults/test_fault_suite.py",
+    "faults/test_full_disk_tui.py", "integration/test_writer_model.py", "pilot/test_plan_pane.py",
+    "pilot/test_plan_arxiv_offers.py", "integration/test_discussion_memory_read.py", "pilot/test_daily_keys.py",
+    "integration/test_summary_cli.py", "pilot/test_dispatch.py", "integration/test_discussion_model.py",
+    "pilot/test_typing_at_full_speed.py", "pilot/test_reader_citations.py", "pilot/test_library_io_pane.py",
+    "pilot/test_theme_kept.py", "faults/test_library_safety.py", "pilot/test_workbench_safety.py",
+    "integration/test_zotero_import.py", "snapshots/test_screens.py", "integration/test_desk.py",
+    "faults/test_defects.py", "faults/test_free_text_asks_first.py", "integration/test_embedding_backends.py",
 )
+
+
+def pytest_configure(config):
+    # xdist hands out `--dist loadfile` files by their number of tests, most first, unless told otherwise
+    # (--loadscope-reorder is on by default): the order below would be lost, and a long file of a few tests
+    # (test_writer_model.py: one) would start among the last. The collection order is the schedule.
+    if getattr(config.option, "loadscopereorder", None) is not None:
+        config.option.loadscopereorder = False
 
 
 def pytest_collection_modifyitems(session, config, items):

@@ -6,26 +6,36 @@ import time
 
 
 async def settle(pilot, until=None, timeout: float = 120.0) -> None:
-    """Wait until the Desk is open and no command runs (or until `until()` holds), then drain messages."""
+    """Wait until the Desk is open and no command runs (or until `until()` holds), then drain messages.
+
+    Polled every 50 ms between turns of the event loop, each poll after every message sent meanwhile was
+    handled (`app_quiet`); the screen is brought up to date once, at the end (`pilot.pause`)."""
+    import asyncio
+
     app = pilot.app
     deadline = time.monotonic() + timeout
-    await app_quiet(pilot)  # a key's message (Input.Submitted ...) and what it posts reach their handlers first
-    await pilot.pause(0.05)
-    while True:
-        await pilot.pause(0.05)
-        idle = (app.desk is not None and not app.busy and not any(w.is_running for w in app.workers)
+
+    def idle() -> bool:
+        return (app.desk is not None and not app.busy and not any(w.is_running for w in app.workers)
                 and not getattr(app, "holding_key", False))
-        done = until() if until is not None else idle
+
+    async def pause(seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        await app_quiet(pilot)
+
+    await app_quiet(pilot)  # a key's message (Input.Submitted ...) and what it posts reach their handlers first
+    await pause(0.05)
+    while True:
+        done = until() if until is not None else idle()
         if done and until is None:  # idle twice in a row: a message a released pane key posted is handled
-            await pilot.pause(0.1)
-            done = (app.desk is not None and not app.busy and not any(w.is_running for w in app.workers)
-                    and not getattr(app, "holding_key", False))
+            await pause(0.1)
+            done = idle()
         if done:
             await pilot.pause(0.05)
             return
         if time.monotonic() > deadline:
             raise AssertionError("the app did not settle in time")
-        await pilot.pause(0.1)
+        await pause(0.05)
 
 
 async def type_commands(pilot, *lines: str) -> None:
@@ -150,20 +160,27 @@ async def pane_key(pilot, *keys: str) -> None:
 
 # -- typed characters: each handled before the next, without Textual's wait for the CPU to go quiet ---------
 
-async def app_quiet(pilot, rounds: int = 50) -> None:
-    """Return once every widget of the app's current screen has handled what it was sent, and what that posted:
-    Pilot's own barrier (each widget handles a callback queued after its pending messages), repeated until no
-    queue holds anything. Deterministic, unlike `wait_for_idle`, which waits for the process's CPU time to stop
-    advancing (up to a second per call while a model thread generates)."""
+async def app_quiet(pilot, timeout: float = 30.0) -> None:
+    """Return once no widget of the app's current screen (nor the app) has had a message queued, nor a callback
+    waiting to run after one, for two turns of the event loop: what a key posted, and what that posted, has been
+    taken up (a handler that awaits across turns may still be running: `settle` waits for what runs). Unlike
+    Textual's `wait_for_idle`, which waits for the process's CPU time to stop advancing (up to a second per call
+    while a model thread generates), it ends as soon as that holds; and it is cheap: it only looks at the queues
+    between turns (`Pilot._wait_for_screen` would post a callback to every widget and wake each one)."""
+    import asyncio
+
     app = pilot.app
-    for _ in range(rounds):
-        await pilot._wait_for_screen()
+    deadline = time.monotonic() + timeout
+    quiet_turns = turns = 0
+    while quiet_turns < 2 and time.monotonic() < deadline:
+        await asyncio.sleep(0 if turns < 50 else 0.005)  # a long handler is waited for without spinning
+        turns += 1
         try:
             pumps = [app, *app.screen.walk_children(with_self=True)]
         except Exception:  # no screen (the app is closing)
             return
-        if all(p._message_queue.empty() and not p._next_callbacks for p in pumps):
-            return
+        busy = any(not p._message_queue.empty() or p._next_callbacks for p in pumps)
+        quiet_turns = 0 if busy else quiet_turns + 1
 
 
 IDLE_WAIT_CAP = 0.2  # seconds: Textual waits up to 1 s, twice per key, for the CPU to go quiet
@@ -175,7 +192,7 @@ def install_fast_typing() -> None:
     Textual's own press sends a key, then waits twice for the process's CPU time to stop advancing, up to 1 s
     each: 40 ms a key at the least, and 2 s for an Enter that starts work on a thread (a model, an embedding),
     where the CPU never goes quiet. Here a printable character followed by another key in the same call is
-    sent and waited for with `app_quiet` (a few ms, deterministic); every other key (Enter, Esc, F-keys,
+    sent and waited for with `app_quiet` (well under a millisecond of CPU); every other key (Enter, Esc, F-keys,
     ctrl+…, arrows, the last key of a call) is sent as Textual sends it and waited for as Textual waits, the
     waits capped at IDLE_WAIT_CAP; at the end of each call, `app_quiet`. Whatever a key started on a thread
     is waited for by `settle`, as before."""

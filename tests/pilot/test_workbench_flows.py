@@ -123,8 +123,14 @@ async def test_a_new_command_interrupts_the_running_one_then_runs(workbench):
 
 async def test_notes_are_saved_as_you_type(workbench):
     app = workbench()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await type_commands(pilot, "find expository writing", "summarize 1")
+    messages = []
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await type_commands(pilot, "find expository writing")
+        await pilot.press(*"summarize 1", "enter")
+        await settle(pilot, until=lambda: desk_events(messages, GenerationStarted))
+        await pilot.press("escape")  # the draft is kept as interrupted: the notes are under test, not the summary
+        await settle(pilot)
+        assert app.desk.state == "draft-summary"
         notes = app.main.query_one(NotesPane)
         assert not notes.editor.read_only and notes.paper_id == "2304.02623v1"
         await pilot.press("f4", *"check figure 2")

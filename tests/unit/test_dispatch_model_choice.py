@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from paperdesk.core.dispatch import DispatchContext, Dispatcher
-from tests.fake_llm import FakeLLM
+from fake_llm import FakeLLM
 
 EXEMPLARS = [("shorter", "improve"), ("shorter please", "improve"), ("note", "notes"), ("note please", "notes")]
 
