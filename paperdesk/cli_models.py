@@ -37,6 +37,22 @@ def _role(settings: Settings, role: str) -> dict[str, Any] | None:
             "notice": choice.notice}
 
 
+def _reader(settings: Settings) -> dict[str, Any]:
+    """The sentence reader answers use (answer.reader), or why search's embedder does the reading."""
+    from paperdesk.core.llm import catalogue
+    from paperdesk.core.search.reader import reader_dir
+
+    folder = reader_dir(settings)
+    configured = settings["answer.reader"].strip()
+    if folder is not None:
+        return {"name": configured if configured in catalogue.BY_NAME else folder.name, "path": str(folder),
+                "source": "answer.reader"}
+    if not configured:
+        return {"name": "search's embedder", "source": "answer.reader is empty"}
+    how = f"paperdesk models install {configured}" if configured in catalogue.BY_NAME else "fix answer.reader"
+    return {"error": f"{configured} is not installed, so answers read with search's embedder; run: {how}"}
+
+
 def report(settings: Settings) -> dict[str, Any]:
     from paperdesk.core.llm import catalogue, models, speeds
     from paperdesk.core.llm.install_leftovers import describe, leftovers
@@ -44,13 +60,14 @@ def report(settings: Settings) -> dict[str, Any]:
     rows = []
     for model in catalogue.CATALOGUE:
         path = models.catalogue_path(model, settings, assemble=False)
-        there = path is not None and path.is_file()
+        there = path is not None and (path.is_dir() if model.is_folder else path.is_file())
         rows.append({**model.to_json(), "installed": there, "path": str(path) if there else None,
-                     "speed": speeds.measured(path) if there and path else None})
+                     "speed": speeds.measured(path) if there and path and not model.is_folder else None})
     remote = settings["llm.backend"] == "remote"
     roles = {"writer": _role(settings, "writer"), "structure": _role(settings, "structure")}
     if remote:
         roles = {r: {"name": models.describe_model(settings), "source": "llm.backend = remote"} for r in roles}
+    roles["reader"] = _reader(settings)
     known = {r["path"] for r in rows if r["path"]}
     other = [{"path": str(m.path), "source": m.source, "size": m.path.stat().st_size,
               "speed": speeds.measured(m.path)} for m in models.found_models(settings) if str(m.path) not in known]
@@ -72,7 +89,7 @@ def _print_table(data: dict[str, Any]) -> None:
     lines = [head]
     for r in data["catalogue"]:
         lines.append((r["name"], r["family"], "+".join(r["roles"]), _mb(r["size"]),
-                      r["path"] or "no", speeds.describe(r["speed"]) if r["installed"] else "-"))
+                      r["path"] or "no", speeds.describe(r["speed"]) if r["installed"] and not r["unpacked"] else "-"))
     for r in data["other"]:
         lines.append((Path(r["path"]).stem, "-", "-", _mb(r["size"]), r["path"], speeds.describe(r["speed"])))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(head) - 1)]

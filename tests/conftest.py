@@ -70,6 +70,7 @@ def tmp_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("PAPERDESK_HOME", str(home))
+    monkeypatch.setenv("PAPERDESK_ANSWER_READER", "")  # search's embedder reads, installed reader or not
     monkeypatch.setenv("PAPERDESK_CONFIG", str(tmp_path / "config" / "config.toml"))
     return home
 

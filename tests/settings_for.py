@@ -16,7 +16,8 @@ NO_MODEL = {"PAPERDESK_LLM_MODEL_PATH": "/nonexistent/no-model-in-this-test.gguf
 def settings_for(home: Path, api_url: str = "", **env: str) -> Settings:
     """Settings on data dir `home` with the loopback arXiv at `api_url`; `env` adds PAPERDESK_* values."""
     environ = {"PAPERDESK_HOME": str(home), "PAPERDESK_ARXIV_DELAY_SECONDS": "0",
-               "PAPERDESK_LLM_WRITER_MODEL": "gemma3-270m"}  # the tiny writer, whatever else is installed
+               "PAPERDESK_LLM_WRITER_MODEL": "gemma3-270m",  # the tiny writer, whatever else is installed
+               "PAPERDESK_ANSWER_READER": ""}  # search's embedder reads, installed reader or not
     if api_url:
         environ["PAPERDESK_ARXIV_API_URL"] = api_url
     environ.update(env)

