@@ -141,6 +141,28 @@ class _Bar:
             sys.stderr.flush()
 
 
+def _prepare_reader(model: Any, folder: Path, quiet: bool) -> str:
+    """A reader is exported to int8 ONNX at install, once, so no answer (and no app start) waits for it.
+    Returns what happened: "ready" (done before), "exported", or the failure (answers then read with MiniLM)."""
+    if not model.is_folder:
+        return ""
+    from paperdesk.core.search import onnx_export
+
+    if onnx_export.is_exported(folder):
+        return "ready"
+    if not quiet:
+        print(f"{model.name}: exporting to int8 ONNX (once, about half a minute) ...", file=sys.stderr, flush=True)
+    try:
+        onnx_export.export_int8(folder)
+    except Exception as exc:  # noqa: BLE001 - the model stays installed; answers read with search's embedder
+        reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+        if not quiet:
+            print(f"{model.name}: the ONNX export failed ({reason}); answers read with search's embedder",
+                  file=sys.stderr)
+        return f"export failed: {reason}"
+    return "exported"
+
+
 def cmd_models(args: argparse.Namespace, settings: Settings) -> int:
     if args.action != "install":
         if args.name:
@@ -164,8 +186,9 @@ def cmd_models(args: argparse.Namespace, settings: Settings) -> int:
         result = install(model, settings, progress=None if args.json else bar)
     finally:
         bar.done()
+    prepared = _prepare_reader(model, result.path, quiet=args.json)
     if args.json:
-        print_json({"name": model.name, "path": str(result.path), "already": result.already,
+        print_json({"name": model.name, "path": str(result.path), "already": result.already, "prepared": prepared,
                     "size": model.size, "sha256": model.sha256, "seconds": round(result.seconds, 1)})
     elif result.already:
         print(f"{model.name} is already installed and verified: {result.path}")

@@ -276,3 +276,19 @@ def test_bench_judge_refuses_a_step_that_feeds_nothing():
     assert acceptable(plan, label) == (True, "")
     plan.steps.insert(1, Step(9, "x", "library_search", {"query": "citations"}, "orphan"))
     assert acceptable(plan, label) == (False, "step 9 feeds nothing")
+
+
+def test_a_planner_model_measured_slow_gets_the_time_its_plan_needs(tmp_path, monkeypatch):
+    """Cut off at research.plan_timeout when its speed is unknown; given the time its measured speed needs."""
+    from paperdesk.core.llm import speeds
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    model = tmp_path / "stand-in.gguf"
+    model.write_bytes(b"not a model")  # a stand-in file: only its measured speed is read
+    speeds.record(model, {"decode_tps": 40.0, "prompt_tps": 400.0, "source": "bench llm"})
+    unknown = FakeLLM(GOOD, delay=0.02)
+    assert Planner(unknown, "fake", timeout=0.2).plan("How do readers use citations?").made_by == "rules"
+    measured = FakeLLM(GOOD, delay=0.02)
+    measured.model_path = model
+    plan = Planner(measured, "fake", timeout=0.2).plan("How do readers use citations?")
+    assert plan.made_by == "model:fake", plan.notes

@@ -99,8 +99,24 @@ def test_the_whole_run_timeout_skips_the_later_steps_with_the_reason(tmp_path):
     finally:
         tracker.close()
     assert tools.calls == ["library_search"]  # step 1 ran past the run's limit; nothing after it started
-    why = "the run passed its 0.1 s limit"
+    why = "the run passed its 0.1 s (research.run_timeout) limit"
     assert rows[1].status == COMPLETED and "found" in out.results
     assert [(rows[i].status, rows[i].error) for i in (2, 3)] == [(SKIPPED, why), (SKIPPED, why)]
     assert out.skipped == {2: why, 3: why}
     assert [(e.step_id, e.message) for e in events if e.kind == "step_skipped"] == [(2, why), (3, why)]
+
+
+def test_a_run_on_a_slow_writer_gets_its_steps_time_at_the_measured_speed(tmp_path):
+    """The run's limit is research.run_timeout, or n + 1 answer steps at the writer's speed when that is more."""
+    plan = Plan("What is CiteSee?", [Step(1, "search", "library_search", {"query": "CiteSee"}, "found"),
+                                     Step(2, "search again", "library_search", {"query": "CiteSee readers"}, "more")])
+    tools = SlowTools(seconds=0.3)
+    tracker = Tracker(tmp_path / "runs.sqlite")
+    executor = Executor(tracker, lambda token: ToolContext(None, None, {"offline": True}, token),  # type: ignore
+                        tools=tools.table(), step_timeout=5.0, run_timeout=0.1, step_seconds=0.5)
+    try:
+        out = executor.execute(tracker.new_run(plan), plan)
+    finally:
+        tracker.close()
+    assert tools.calls == ["library_search", "library_search"] and not out.skipped  # 1.5 s for 2 steps + report
+    assert executor.limit_text() == "1.5 s (2 steps and the report at ~0.5 s each at the writer's measured speed)"

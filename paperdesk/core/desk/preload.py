@@ -34,6 +34,24 @@ class ModelPreload:
         self._threads = [self._start(self.embedder.model, "paperdesk-preload-embedder")]
         if self.backend is not None:
             self._threads.append(self._start(self.backend.warm_up, "paperdesk-preload-llm"))
+        # The answers' sentence reader, once the rest is loaded (only an answer needs it), and only when its
+        # export is ready: exporting is Python-heavy work that would hold the GIL from the UI for half a minute.
+        self._reader = threading.Thread(target=self._load_reader, args=(settings, list(self._threads)),
+                                        name="paperdesk-preload-reader", daemon=True)
+        self._reader.start()
+
+    def _load_reader(self, settings: Settings, first: list[threading.Thread]) -> None:
+        from paperdesk.core.search import onnx_export
+        from paperdesk.core.search.reader import reader_dir, sentence_encoder
+
+        for thread in first:
+            thread.join()
+        try:
+            folder = reader_dir(settings)
+            if folder is not None and onnx_export.is_exported(folder):
+                sentence_encoder(settings, self.embedder)
+        except Exception:  # noqa: BLE001 - the first answer tries again, or reads with search's embedder
+            pass
 
     @staticmethod
     def _start(load: Callable[[], Any], name: str) -> threading.Thread:

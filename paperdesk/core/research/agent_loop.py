@@ -206,7 +206,7 @@ class AgentLoop:
         if self.executor.iterations_left <= 0:
             return f"research.max_iterations ({self.executor.max_iterations}) used up"
         if time.monotonic() + self.step_timeout > self.executor.deadline:
-            return (f"research.run_timeout ({self.executor.run_timeout:g} s) leaves no time for one more "
+            return (f"the run's limit, {self.executor.limit_text()}, leaves no time for one more "
                     f"{self.step_timeout:g} s step")
         if self.tokens + DECISION_TOKENS > self.token_budget:
             return (f"research.max_tokens ({self.token_budget}) leaves no room for another decision: the loop's "

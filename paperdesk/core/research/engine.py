@@ -83,13 +83,16 @@ class Executor:
     def __init__(self, tracker: Tracker, context: Callable[[CancelToken], ToolContext], *,
                  tools: dict[str, Tool] | None = None, step_timeout: float = 30.0, run_timeout: float = 600.0,
                  max_iterations: int = 20, on_event: EventSink | None = None, cancel: CancelToken | None = None,
-                 time_factor: float = FACTOR) -> None:
+                 time_factor: float = FACTOR, step_seconds: float = 0.0) -> None:
         self.tracker = tracker
         self.context = context
         self.tools = tools or TOOL_FUNCS
         self.step_timeout = step_timeout  # research.step_timeout: the least time a call gets
         self.time_factor = time_factor  # research.time_factor: room over a model call's measured-speed estimate
         self.run_timeout = run_timeout
+        # one answer step's seconds at the writer's measured speed: a run of n steps gets at least n + 1 of them
+        self.step_seconds = step_seconds
+        self.run_limit = run_timeout  # this run's limit: research.run_timeout, or more on a slow machine
         self.max_iterations = max_iterations
         self.emit = on_event or (lambda event: None)
         self.cancel = cancel or CancelToken()
@@ -104,7 +107,8 @@ class Executor:
 
     def execute(self, run_id: int, plan: Plan, into: Execution | None = None) -> Execution:
         out = into or Execution()
-        self.deadline = deadline = time.monotonic() + self.run_timeout
+        self.run_limit = max(self.run_timeout, self.step_seconds * (len(plan.steps) + 1))
+        self.deadline = deadline = time.monotonic() + self.run_limit
         self.iterations_left = self.max_iterations
         by_id = {s.id: s for s in plan.steps}
         for step in order(plan):
@@ -121,7 +125,7 @@ class Executor:
                 self._skip(run_id, step, out, missing)
                 continue
             if time.monotonic() > deadline:
-                self._skip(run_id, step, out, f"the run passed its {self.run_timeout:g} s limit")
+                self._skip(run_id, step, out, f"the run passed its {self.limit_text()} limit")
                 continue
             if step.iterate_over:
                 self.iterations_left = self._iterate(run_id, step, out, self.iterations_left)
@@ -199,6 +203,17 @@ class Executor:
             out.failed[step.id] = errors[0]
             self.emit(Event("step_failed", step.id, status=FAILED, message=errors[0], seconds=seconds))
         return left - len(values)
+
+    def limit_text(self) -> str:
+        """'600 s (research.run_timeout)' or '910 s (6 steps and the report at ~130 s each at the writer's
+        measured speed)'."""
+        if self.run_limit <= self.run_timeout:
+            return f"{self.run_limit:g} s (research.run_timeout)"
+        steps = round(self.run_limit / self.step_seconds) - 1 if self.step_seconds else 0
+        from paperdesk.core.llm.time_budget import seconds_text
+
+        return (f"{seconds_text(self.run_limit)} s ({steps} steps and the report at ~{seconds_text(self.step_seconds)}"
+                " s each at the writer's measured speed)")
 
     def _run_task(self, run_id: int, step: Step, iteration: int, params: dict[str, Any], out: Execution,
                   item: str | None = None) -> dict[str, Any] | None:

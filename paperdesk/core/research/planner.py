@@ -14,13 +14,16 @@ import json
 import re
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import CancelledError, PaperdeskError
 from paperdesk.core.llm.backend import Backend, GenerationRequest, generate
 from paperdesk.core.research.plan import ITEM, Plan, PlanError, Step, validate
 from paperdesk.core.research.rules import STOP, rule_plan
+
+if TYPE_CHECKING:
+    from paperdesk.core.llm.time_budget import TimeBudget
 
 MODEL_TOOLS = ("library_search", "read_paper", "extract_list", "arxiv_search", "answer")
 MAX_MODEL_STEPS = 5
@@ -129,6 +132,14 @@ def from_compact(question: str, steps: list[dict[str, Any]], offline: bool, **li
     return plan
 
 
+def plan_limit(backend: Backend, asked: Any, floor: float) -> "TimeBudget":
+    """The planner call's limit: research.plan_timeout at least, more when the model's measured speed needs it
+    for this prompt and reply (llm/time_budget.py), so a slow machine still gets a model plan."""
+    from paperdesk.core.llm.time_budget import for_request
+
+    return for_request(backend, asked, floor, floor_key="research.plan_timeout")
+
+
 class _TooSlow(PaperdeskError):
     """The planner model ran past research.plan_timeout."""
 
@@ -203,12 +214,14 @@ class Planner:
 
     def _model_plan(self, backend: Backend, name: str, question: str, tools: tuple[str, ...], dialogue: str,
                     seed: int, cancel: CancelToken | None) -> Plan:
-        token = _Deadline(cancel, self.timeout)
-        result = generate(backend, request(backend, question, tools, dialogue, seed), cancel=token)
+        asked = request(backend, question, tools, dialogue, seed)
+        limit = plan_limit(backend, asked, self.timeout)
+        token = _Deadline(cancel, limit.seconds if self.timeout > 0 else 0.0)
+        result = generate(backend, asked, cancel=token)
         if cancel is not None and cancel.cancelled:
             raise CancelledError("cancelled")
         if result.cancelled:
-            raise _TooSlow(f"the planner model took over {self.timeout:g} s (research.plan_timeout)")
+            raise _TooSlow(f"the planner model took over {limit.describe()}")
         try:
             data = json.loads(result.text)
         except json.JSONDecodeError as exc:

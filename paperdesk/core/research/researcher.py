@@ -72,6 +72,9 @@ def _model_name(backend: Backend | None) -> str:
     return getattr(getattr(backend, "model_path", None), "stem", "") or "writer"
 
 
+ANSWER_PROMPT_TOKENS = 1200  # an answer step's prompt: its passages, the sub-question and the instructions
+
+
 class Researcher:
     """Headless multi-step research; every call takes an optional dialogue text for its prompts."""
 
@@ -163,8 +166,21 @@ class Researcher:
 
         self._executor = Executor(self.tracker, context, tools=self.tools, step_timeout=s["research.step_timeout"],
                                   run_timeout=s["research.run_timeout"], max_iterations=s["research.max_iterations"],
-                                  on_event=on_event, cancel=cancel, time_factor=s["research.time_factor"])
+                                  on_event=on_event, cancel=cancel, time_factor=s["research.time_factor"],
+                                  step_seconds=self._step_seconds())
         return self._executor
+
+    def _step_seconds(self) -> float:
+        """One answer step's seconds at the writer's measured speed: a prompt of the step's passages (about
+        ANSWER_PROMPT_TOKENS) and its sub-answer (research.step_tokens); 0 for a model of unknown speed."""
+        from paperdesk.core.llm.time_budget import budget, model_speeds
+
+        measured = model_speeds(self.backends.writer) if self.backends.writer is not None else None
+        if measured is None:
+            return 0.0
+        found = budget(ANSWER_PROMPT_TOKENS, self.settings["research.step_tokens"], 0.0, measured,
+                       self.settings["research.time_factor"])
+        return found.seconds
 
     def _drive(self, run_id: int, plan: Plan, on_event: EventSink | None, cancel: CancelToken | None,
                dialogue: str = "") -> ResearchResult:

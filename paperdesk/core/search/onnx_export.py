@@ -50,6 +50,11 @@ def export_dir(model_dir: Path, root: Path | None = None) -> Path:
     return (root or cache_root()) / f"{model_dir.resolve().name}-{fingerprint(model_dir)}"
 
 
+def is_exported(model_dir: Path, root: Path | None = None) -> bool:
+    """The model's int8 export is in the cache: loading it costs no export."""
+    return (export_dir(model_dir, root) / MODEL_FILE).is_file()
+
+
 def _export_fp32(model_dir: Path, target: Path) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
