@@ -37,7 +37,6 @@ TEST_WRITER := qwen2.5-coder-1.5b
 .PHONY: default-writer test-writer
 default-writer: $(VENV)/.run-installed
 	-$(VENV)/bin/paperdesk models install default
-	-$(VENV)/bin/paperdesk models install all-mpnet-base-v2
 
 test-writer: $(VENV)/.run-installed
 	$(VENV)/bin/paperdesk models install $(TEST_WRITER)

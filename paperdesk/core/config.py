@@ -148,11 +148,11 @@ KEYS: tuple[Key, ...] = (
     Key("answer.max_tokens", int, 96, _positive, "an answer is one or two sentences, the answer first"),
     Key("answer.select", bool, False,
         hint="the writer first picks the evidence sentences that state the answer (or none), then phrases them"),
-    Key("answer.reading_words", int, 450, lambda v: v >= 0,
+    Key("answer.reading_words", int, 0, lambda v: v >= 0,
         "0: each passage's best sentence and neighbours; N: the best sentences of all passages up to N words"),
-    Key("answer.reader", str, "all-mpnet-base-v2",
-        hint="sentence embedder that picks the sentences an answer reads: a catalogue name or a model folder; "
-             "\"\" or not installed: search's embedder"),
+    Key("answer.reader", str, "",
+        hint="sentence embedder that picks the sentences an answer reads: a catalogue name (all-mpnet-base-v2) "
+             "or a model folder; \"\" or not installed: search's embedder"),
     Key("research.k", int, 8, _positive, "passages a research report is written from"),
     Key("research.max_tokens", int, 320, _positive),
     Key("memory.recall", int, 2, lambda v: v >= 0,

