@@ -94,7 +94,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         qvecs /= np.linalg.norm(qvecs, axis=1, keepdims=True)
         # The configured fusion (norm, exact cosines for keyword-only hits, ...), as a user's query runs it.
         ranker = HybridRanker.from_settings(keyword, vectors, lambda q: qvecs[0], settings)
-        index, schema = keyword.index, keyword.schema
+        index = keyword.index
         matrix = np.vstack([vectors.matrix, vectors.tails])  # every vector, as raw numpy would hold them
 
         def raw_tantivy(i: int, limit: int) -> list[int]:
