@@ -64,6 +64,17 @@ def test_extract_quotes_the_closest_prose_sentences_with_citations():
     assert split_sentences("One. Two! Three?") == ["One.", "Two!", "Three?"]
 
 
+def test_a_code_session_is_never_quoted_as_the_closest_sentence():
+    passages = ["Below is the call that fits the serving size: R> fit <- fitdist(serving, \"weibull\") R> summary(fit) "
+                "the fitting of the distribution by maximum likelihood gives the serving size parameters.",
+                "In Python the model fits the serving size: >>> model = fit(data) the distribution by maximum "
+                "likelihood of the serving size.",
+                "The serving sizes were fitted with a Weibull distribution by maximum likelihood."]
+    question = bag_of_words(["which distribution was fitted to the serving size by maximum likelihood"])[0]
+    quoted = extract(question, passages, bag_of_words, limit=3)
+    assert quoted == "The serving sizes were fitted with a Weibull distribution by maximum likelihood [3]."
+
+
 def test_a_citation_moves_to_the_passage_that_states_the_sentence_when_the_cited_one_shares_no_words() -> None:
     from paperdesk.core.agents.attribution import ground
 

@@ -195,10 +195,14 @@ def _better_source(sentence: str, sims: np.ndarray, cited: list[int], texts: Seq
     return None
 
 
+# a console prompt (R's "R>", Python's ">>>") or R's assignment arrow: a session's code, not a sentence
+_CODE = re.compile(r"(?<![\w>])(?:R>|>>>)\s|\s<-\s")
+
+
 def _prose(sentence: str) -> bool:
-    """A quotable sentence: 6-45 words, mostly plain lower-case words, no addresses or headings."""
+    """A quotable sentence: 6-45 words, mostly plain lower-case words, no addresses, headings or code."""
     words = sentence.split()
-    if not 6 <= len(words) <= 45 or "@" in sentence or sentence.isupper():
+    if not 6 <= len(words) <= 45 or "@" in sentence or sentence.isupper() or _CODE.search(sentence):
         return False
     plain = sum(1 for w in words if re.fullmatch(r"[a-z][a-z'-]*[.,;:]?", w))
     return plain / len(words) >= 0.6
