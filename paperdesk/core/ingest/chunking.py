@@ -120,7 +120,7 @@ def _sections(paras: Iterable[Para]) -> list[tuple[str, list[str], list[int]]]:
     for p in paras:
         if p.heading or p.label is not None:
             words, pages = [], []
-            sections.append((p.label or heading_label(p.text), words, pages))
+            sections.append((p.label if p.label is not None else heading_label(p.text), words, pages))
         elif not sections:
             sections.append(("", words, pages))
         new = p.text.split()

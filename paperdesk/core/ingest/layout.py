@@ -223,9 +223,15 @@ def front_matter_end(lines: list[Line], body: float, title_lines: int) -> int:
     for i, ln in enumerate(lines[title_lines:], start=title_lines):
         if is_text_heading(ln.text) and _heading_kind(ln, body):
             return i
-        if _runin_abstract(ln.text):
+        if _runin_abstract(ln.text) or abstract_line(ln.text):
             return i
     return title_lines
+
+
+def abstract_line(text: str) -> bool:
+    """A line that is the abstract's heading alone ("Abstract", "ABSTRACT", "Summary:"), whatever its font:
+    journals often set it as small as the abstract itself, and not bold."""
+    return text.strip(" .:—–-").lower() in ("abstract", "summary")
 
 
 def _runin_abstract(text: str) -> bool:
@@ -239,13 +245,18 @@ def page_paragraphs(pg: PageLines, body: float, vocab: set[str], skip: int = 0,
     paras: list[Para] = []
     if skip:
         paras.append(Para(pg.number, " ".join(ln.text for ln in pg.lines[:skip]), label=front))
+    opens_body = bool(skip and front)  # what follows the front matter is the body, whatever heading it lacks
     cur: list[str] = []
     cur_block = -1
     head: Line | None = None  # the previous line, when it was (part of) a heading
 
     def flush() -> None:
+        nonlocal opens_body
         if cur:
-            paras.append(Para(pg.number, " ".join(cur)))
+            # the first paragraph after the front matter opens an unlabelled section; a paper without headings
+            # (a letter) would otherwise be front matter to its end
+            paras.append(Para(pg.number, " ".join(cur), label="" if opens_body else None))
+            opens_body = False
             cur.clear()
 
     for ln in pg.lines[skip:]:
@@ -259,10 +270,12 @@ def page_paragraphs(pg: PageLines, body: float, vocab: set[str], skip: int = 0,
         if pg.number <= 2 and _runin_abstract(text):
             flush()  # IEEE style "Abstract—We propose ..."
             paras.append(Para(pg.number, "Abstract", heading=True))
+            opens_body = False
             text = text[9:].strip()
-        elif _heading_kind(ln, body):
+        elif _heading_kind(ln, body) or (pg.number <= 2 and abstract_line(text)):
             flush()
             paras.append(Para(pg.number, text, heading=True))
+            opens_body = False
             head, cur_block = ln, ln.block
             continue
         head = None
