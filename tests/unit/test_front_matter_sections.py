@@ -78,3 +78,30 @@ def test_a_paper_without_headings_is_body_text_after_its_title(tmp_path):
     body = [c for c in chunks if not is_boilerplate(c.section, c.text)]
     assert len(body) == len(chunks)  # every chunk is there for answers and summaries
     assert {c.page_start for c in body} == {1, 2}
+
+
+def _plain_headings(path):
+    """Headings set like the body, apart from the text only by the space around them."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((120, 80), "Pollinators in Small Orchards", fontsize=12, fontname="Times-Bold")
+    page.insert_text((60, 110), "Abstract. " + SENTENCES[0].format(n=7) + " " + SENTENCES[1].format(n=9),
+                     fontsize=8)
+    page.insert_text((60, 140), "1. Introduction", fontsize=10)
+    y = _write(page, 160, _lines(40, 2), 10)
+    page.insert_text((60, y + 20), "Results.", fontsize=10)  # a sentence's end alone on a line: not a heading
+    _write(page, y + 40, _lines(10, 4), 10)
+    page = doc.new_page()
+    y = _write(page, 60, _lines(40, 3), 10)
+    page.insert_text((60, y + 20), "References", fontsize=10)
+    _write(page, y + 40, ["Example, A. (2020). Pollinator counts. Journal of Orchards 3, 1-9."], 10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_well_known_heading_in_plain_type_opens_its_section(tmp_path):
+    sections = [c.section for c in parse_pdf(_plain_headings(tmp_path / "plain.pdf")).chunks]
+    assert "1. Introduction" in sections and "References" in sections
+    assert "Results" not in sections
+    assert sections.index("1. Introduction") < sections.index("References")

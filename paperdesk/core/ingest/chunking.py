@@ -46,6 +46,9 @@ def _base(text: str) -> str:
     return _NUMBER_PREFIX.sub("", text).strip(" .:").lower()
 
 
+heading_base = _base  # a heading's name without its number: "2.1. Methods" -> "methods"
+
+
 def is_text_heading(text: str) -> bool:
     """Whether a short line reads as a heading by text alone: numbered or a well-known name."""
     if len(text) > 120:

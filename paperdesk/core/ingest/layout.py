@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pymupdf
 
 from paperdesk.core.ingest.arxiv_stamp import is_stamp
-from paperdesk.core.ingest.chunking import Para, is_text_heading
+from paperdesk.core.ingest.chunking import KNOWN_HEADINGS, Para, heading_base, is_text_heading
 from paperdesk.core.text.clean import CONTROLS
 
 # No ligature/image preservation: MuPDF expands ligatures itself and skipping
@@ -228,6 +228,17 @@ def front_matter_end(lines: list[Line], body: float, title_lines: int) -> int:
     return title_lines
 
 
+def _known_plain(ln: Line, body: float) -> bool:
+    """A well-known section name ("1. Introduction", "References") on a line of its own block, set like the
+    body: some journals set headings in plain type, apart from the text only by the space around them."""
+    text = ln.text.strip()
+    if not text[:1].isupper() and not text[:1].isdigit() or text.endswith((",", ";")):
+        return False
+    if text.endswith(".") and not text[:1].isdigit():  # "Results." ending a wrapped sentence
+        return False
+    return heading_base(text) in KNOWN_HEADINGS and ln.size >= body - 0.5
+
+
 def abstract_line(text: str) -> bool:
     """A line that is the abstract's heading alone ("Abstract", "ABSTRACT", "Summary:"), whatever its font:
     journals often set it as small as the abstract itself, and not bold."""
@@ -259,6 +270,7 @@ def page_paragraphs(pg: PageLines, body: float, vocab: set[str], skip: int = 0,
             opens_body = False
             cur.clear()
 
+    per_block = Counter(ln.block for ln in pg.lines)
     for ln in pg.lines[skip:]:
         text = ln.text
         if (head is not None and ln.block == head.block and abs(ln.size - head.size) < 0.3
@@ -272,7 +284,8 @@ def page_paragraphs(pg: PageLines, body: float, vocab: set[str], skip: int = 0,
             paras.append(Para(pg.number, "Abstract", heading=True))
             opens_body = False
             text = text[9:].strip()
-        elif _heading_kind(ln, body) or (pg.number <= 2 and abstract_line(text)):
+        elif (_heading_kind(ln, body) or (pg.number <= 2 and abstract_line(text))
+              or (per_block[ln.block] == 1 and _known_plain(ln, body))):
             flush()
             paras.append(Para(pg.number, text, heading=True))
             opens_body = False
