@@ -29,6 +29,10 @@ _CLEAN = str.maketrans({
     "\ufb05": "st", "\ufb06": "st", "\u00ad": None, "\ufffd": None, "\u00a0": " ",
     "\u2002": " ", "\u2003": " ", "\u2009": " ", "\u200b": None, "\u2010": "-", "\u2011": "-",
 })
+# TeX's T1 (Cork) font encoding puts the ligatures at 0x1B-0x1F; a PDF without a map to Unicode gives those
+# codes, which would otherwise go with the control characters ("signi?cance" read as "signicance")
+_CORK_LIGATURE = re.compile(r"(?<=[^\W\d_])[\x1b-\x1f]|[\x1b-\x1f](?=[^\W\d_])")
+_CORK = {"\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl"}
 _PAGE_NUMBER = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlc]{1,6})(\s+(of|/)\s+\d{1,4})?$", re.I)
 _DIGITS = re.compile(r"\d+")
 _CAPTION = re.compile(r"^(fig(ure)?|table|tab|algorithm|listing|eq(uation)?)\.?\s*[\dA-Z]", re.I)
@@ -104,8 +108,8 @@ def page_lines(data: dict, number: int, keep_spans: bool = False) -> PageLines:
                 if is_bold or span["flags"] & 16:
                     bold += n
                 if spans is not None:
-                    spans.append((t.translate(_CLEAN), span["size"]))
-            text = " ".join("".join(parts).translate(_CLEAN).split())
+                    spans.append((plain_text(t), span["size"]))
+            text = " ".join(plain_text("".join(parts)).split())
             if not text:
                 continue
             if text[0] == "a" and is_stamp(text):
@@ -197,6 +201,13 @@ def join_hyphenated(left: str, right: str, vocab: set[str]) -> str:
     if joined in vocab or lword not in _COMPOUND_PREFIXES:
         return stem + right
     return left + right
+
+
+def plain_text(text: str) -> str:
+    """A span's text as plain Unicode: ligatures spelled out, control characters gone."""
+    if _CORK_LIGATURE.search(text):
+        text = _CORK_LIGATURE.sub(lambda m: _CORK[m.group(0)], text)
+    return text.translate(_CLEAN)
 
 
 def _heading_kind(ln: Line, body: float) -> bool:
