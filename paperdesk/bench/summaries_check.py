@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, Sequence
@@ -38,10 +39,22 @@ MORE_SET = ("grobid-client-python__0046d83a-edd6-4631-b57c-755cdcce8b7f.pdf",  #
 
 
 def abstract_of(library: Library, paper_id: str) -> str:
-    """The paper's abstract: its chunks of an abstract section, else the first page's text."""
+    """The paper's abstract: its chunks of an abstract section from the word "Abstract" on (a short title
+    block is folded into the abstract's first chunk: its names and dates are not the abstract's figures);
+    without one, the first page's first paragraph of prose (a letter opens with its abstract unheaded),
+    else the whole first page."""
     chunks = library.store.chunks_of(paper_id)
     named = [c.text for c in chunks if "abstract" in c.section.lower()]
-    return " ".join(named) if named else (library.store.page_text(paper_id, 1) or "")
+    if named:
+        start = re.search(r"\bAbstract\b|\bABSTRACT\b", named[0])
+        return " ".join([named[0][start.start():] if start else named[0], *named[1:]])
+    page = library.store.page_text(paper_id, 1) or ""
+    return next((p for p in page.split("\n\n") if _prose_paragraph(p)), page)
+
+
+def _prose_paragraph(text: str) -> bool:
+    """A paragraph of running text: 60 words or more, in two sentences or more."""
+    return len(text.split()) >= 60 and len(re.findall(r"[a-z]{2}[.!?](?:\s|$)", text)) >= 2
 
 
 def shown_sentences(text: str) -> list[str]:

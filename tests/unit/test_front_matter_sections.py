@@ -105,3 +105,27 @@ def test_a_well_known_heading_in_plain_type_opens_its_section(tmp_path):
     assert "1. Introduction" in sections and "References" in sections
     assert "Results" not in sections
     assert sections.index("1. Introduction") < sections.index("References")
+
+
+def _capitals(path):
+    """Section headings in bold capitals a point under the body's size, each alone in its block."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((120, 80), "Pollinator Visits Follow Wildflower Strips", fontsize=12, fontname="Times-Bold")
+    page.insert_text((230, 100), "Ada Example and Ben Sample", fontsize=10)
+    y = _write(page, 130, _lines(8), 10)
+    page.insert_text((250, y + 20), "INTRODUCTION", fontsize=9, fontname="Times-Bold")
+    y = _write(page, y + 40, _lines(30, 1), 10)
+    page = doc.new_page()
+    page.insert_text((250, 60), "FIELD METHODS", fontsize=9, fontname="Times-Bold")
+    _write(page, 80, _lines(40, 2), 10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_bold_capitals_under_the_body_size_alone_in_a_block_are_headings(tmp_path):
+    chunks = parse_pdf(_capitals(tmp_path / "capitals.pdf")).chunks
+    sections = [c.section for c in chunks]
+    assert "Introduction" in sections and "Field Methods" in sections
+    assert chunks[0].section != "Front matter" or "wildflower" not in chunks[0].text.lower()

@@ -250,6 +250,14 @@ def _known_plain(ln: Line, body: float) -> bool:
     return heading_base(text) in KNOWN_HEADINGS and ln.size >= body - 0.5
 
 
+def _small_capitals(ln: Line, body: float) -> bool:
+    """A short line in bold capitals, alone in its block, up to 1.5 pt under the body's size: some journals
+    set their section headings so ("RESULTS")."""
+    text = ln.text.strip()
+    return (ln.bold >= 0.9 and text.upper() == text and body - 1.5 <= ln.size and len(text.split()) <= 8
+            and bool(_REAL_WORD.search(text)) and not _CAPTION.match(text) and text[-1:] not in ".,;:")
+
+
 def abstract_line(text: str) -> bool:
     """A line that is the abstract's heading alone ("Abstract", "ABSTRACT", "Summary:"), whatever its font:
     journals often set it as small as the abstract itself, and not bold."""
@@ -296,7 +304,7 @@ def page_paragraphs(pg: PageLines, body: float, vocab: set[str], skip: int = 0,
             opens_body = False
             text = text[9:].strip()
         elif (_heading_kind(ln, body) or (pg.number <= 2 and abstract_line(text))
-              or (per_block[ln.block] == 1 and _known_plain(ln, body))):
+              or (per_block[ln.block] == 1 and (_known_plain(ln, body) or _small_capitals(ln, body)))):
             flush()
             paras.append(Para(pg.number, text, heading=True))
             opens_body = False
