@@ -99,3 +99,11 @@ def test_a_citation_written_after_the_full_stop_belongs_to_the_sentence_and_fact
                       np.array([[1.0, 0.0]]), encode, passages)
     assert grounded.text == "sciSpaCy (Neumann et al., 2019) and PySBD (Sadvilkar and Neumann, 2020) [1]."
     assert grounded.removed == []
+
+
+def test_a_full_stop_with_superscript_reference_numbers_ends_the_sentence():
+    from paperdesk.core.agents.attribution import split_sentences
+
+    text = "Popular methods are MEG and CF-Explainer.69,104,105 The descriptor method fits a model. Version 2.1 is out."
+    assert split_sentences(text) == ["Popular methods are MEG and CF-Explainer.69,104,105",
+                                     "The descriptor method fits a model.", "Version 2.1 is out."]
