@@ -128,3 +128,19 @@ def test_before_not_found_the_papers_own_sentence_holding_the_questions_words_is
     answer = Teacher(library, FakeLLM(invented), outline).answer(
         "What programming language is the writing assistant implemented in?", Topic("overview", outline.title))
     assert answer.not_found and answer.text.startswith(NOT_FOUND)
+
+
+def test_a_question_no_passage_is_close_to_still_gets_the_closest_passage_quoted(library, papers):
+    own, _ = papers
+    outline = build_outline(library.store, own.id, own.title)
+    model = FakeLLM("Grandmasters preferred the Sicilian defence in 1972 [1].")
+    teacher = Teacher(library, model, outline)
+    question = "Which chess openings did grandmasters prefer in 1972?"
+    assert teacher.gather(question, Topic("overview", outline.title)) == []  # nothing is close enough to answer
+    answer = teacher.answer(question, Topic("overview", outline.title))
+    assert answer.not_found and answer.text.startswith(NOT_FOUND), answer.text
+    quote, first, last = re.match(r'.*?"(.+?)" \[pp?\. (\d+)(?:-(\d+))?\]\.$', answer.text).groups()
+    pages = " ".join(library.store.page_text(own.id, p) or "" for p in range(int(first), int(last or first) + 1))
+    assert quote.removesuffix(" ...").rstrip(".") in " ".join(pages.split())
+    assert model.requests == []  # the model never wrote from passages that do not answer
+    assert [c["paper_id"] for c in answer.citations] == [own.id]

@@ -152,34 +152,24 @@ class Teacher:
         does, "not found in the paper" with the paper's closest passage quoted."""
         paper_id = self.outline.paper_id
         sources = self.gather(question, topic, discussion_id, cancel)
+        closest_only = not sources  # nothing close enough to answer from: still show the closest passage
+        if closest_only:
+            sources = self._closest(question)
         if not sources:
             text = "Not found in the paper: it has no passage on this question."
             if on_token is not None:
                 on_token(text)
             return TeacherAnswer(text, [], [], 0.0, own_paper=paper_id, not_found=True)
         encode = self.library.embedder.encode
-        texts = [s.text for s in sources]
-        # One worked turn and plain windows: a discussion's ten turns share the cores, and its page grounding
-        # (truthful.py) was measured with these prompts.
-        passages = windows(self.library, question, sources, texts, EVIDENCE_WORDS, extras=False)
-        shown = [SimpleNamespace(title=_title(s, paper_id), page_start=s.page or 1) for s in sources]
-        prompt, messages, examples = answer_prompt.build(bool(self.backend.chat_template), shown, passages, question,
-                                                         turns=1)
-        options = {"max_tokens": self.answer_tokens, "stop": STOPS, "temperature": 0.2, "seed": 1,
-                   "repeat_penalty": 1.15}
-        request = (GenerationRequest(messages=messages, **options) if messages
-                   else make_request(self.backend, prompt, **options))
         matrix = np.stack([self._vector(s) for s in sources])
         grounder = SourceGrounder.build(sources, paper_id, self.library.store, matrix, encode)
-        grounder.reject = scaffolding_check(examples)  # an echoed prompt line or a copied worked example
-        stop = StopToken(cancel) if cancel is not None else StopToken(CancelToken())
-        gate = SentenceGate(grounder, on_token or (lambda text: None), stop.cancel)  # type: ignore[arg-type]
-        result = generate(self.backend, request, on_token=gate.feed, cancel=stop)
-        if cancel is not None and cancel.cancelled:
-            return TeacherAnswer(result.text, [], sources, 0.0, cancelled=True, own_paper=paper_id)
-        gate.finish(complete=result.finish_reason == "stop")
-        kept = list(grounder.supported)
-        text = gate.text
+        if closest_only:
+            kept, text = [], ""
+        else:
+            result = self._write(question, sources, grounder, on_token, cancel)
+            if result is None:
+                return TeacherAnswer("", [], sources, 0.0, cancelled=True, own_paper=paper_id)
+            kept, text = list(grounder.supported), result
         used = list(dict.fromkeys(grounder.used))
         missing = not text
         if missing:  # nothing the model wrote is what a passage says: the paper's own sentence, or not found
@@ -199,6 +189,41 @@ class Teacher:
         return TeacherAnswer(text, citations, sources, cited_share(text), own_paper=paper_id,
                              supported=[] if missing else kept, dropped=[d for d, _ in grounder.dropped],
                              not_found=missing, works=works)
+
+    def _write(self, question: str, sources: list[Source], grounder: SourceGrounder,
+               on_token: Callable[[str], None] | None, cancel: CancelToken | None) -> str | None:
+        """The model's answer from the passages, sentence by sentence as each passes the support check;
+        None when cancelled."""
+        texts = [s.text for s in sources]
+        # One worked turn and plain windows: a discussion's ten turns share the cores, and its page grounding
+        # (truthful.py) was measured with these prompts.
+        passages = windows(self.library, question, sources, texts, EVIDENCE_WORDS, extras=False)
+        shown = [SimpleNamespace(title=_title(s, self.outline.paper_id), page_start=s.page or 1) for s in sources]
+        prompt, messages, examples = answer_prompt.build(bool(self.backend.chat_template), shown, passages, question,
+                                                         turns=1)
+        options = {"max_tokens": self.answer_tokens, "stop": STOPS, "temperature": 0.2, "seed": 1,
+                   "repeat_penalty": 1.15}
+        request = (GenerationRequest(messages=messages, **options) if messages
+                   else make_request(self.backend, prompt, **options))
+        grounder.reject = scaffolding_check(examples)  # an echoed prompt line or a copied worked example
+        stop = StopToken(cancel) if cancel is not None else StopToken(CancelToken())
+        gate = SentenceGate(grounder, on_token or (lambda text: None), stop.cancel)  # type: ignore[arg-type]
+        result = generate(self.backend, request, on_token=gate.feed, cancel=stop)
+        if cancel is not None and cancel.cancelled:
+            return None
+        gate.finish(complete=result.finish_reason == "stop")
+        return gate.text
+
+    def _closest(self, question: str) -> list[Source]:
+        """The paper's passages nearest the question whatever their score (none of them answers it; the
+        "not found" answer still shows the closest one), never the reference list or front matter."""
+        paper_id = self.outline.paper_id
+        hits = self.library.search(question, k=self.k + 6, papers=[paper_id])
+        chunks = self.library.store.chunks_by_ids([h.chunk_id for h in hits])
+        ids = [h.chunk_id for h in hits if h.chunk_id in chunks
+               and not is_boilerplate(chunks[h.chunk_id].section, chunks[h.chunk_id].text)][: self.k]
+        return [Source("paper", chunks[i].text, paper_id, self.outline.title, chunks[i].page_start,
+                       chunks[i].section, i) for i in ids]
 
     def _works(self, cited: list[Source], supported: list[str]) -> list[str]:
         """The works the cited passages cite where they support the answer, resolved against their paper's

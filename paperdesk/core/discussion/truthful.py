@@ -153,31 +153,48 @@ def not_found(question_vector: np.ndarray, own: Sequence[tuple[int, str, int, in
     n = int(marks[-1].group(1))
     if not 1 <= n <= len(own):
         return "Not found in the paper.", None
-    sentence, page = _quote(SOURCE_REF.sub("", quoted).strip(), own[n - 1], grounder)
-    return f'{NOT_FOUND} "{sentence}" [p. {page}].', own[n - 1][0]
+    sentence, mark = _quote(SOURCE_REF.sub("", quoted).strip(), own[n - 1], grounder)
+    return f'{NOT_FOUND} "{sentence}" {mark}.', own[n - 1][0]
 
 
 def quoted_answer(position: int, sentence: str, own: Sequence[tuple[int, str, int, int]],
                   grounder: SourceGrounder | None = None) -> tuple[str, int]:
     """The answer that quotes the paper's own sentence (of `own[position]`'s passage) cited with its page;
     (text, source index). Used when the model's sentences failed the check but the passage answers."""
-    quote, page = _quote(sentence, own[position], grounder)
-    return f'{QUOTED} "{quote}" [p. {page}].', own[position][0]
+    quote, mark = _quote(sentence, own[position], grounder)
+    return f'{QUOTED} "{quote}" {mark}.', own[position][0]
 
 
-def _quote(sentence: str, source: tuple[int, str, int, int], grounder: SourceGrounder | None) -> tuple[str, int]:
-    """The sentence cut to QUOTE_WORDS, and the page of the source's passage it is on (recorded as the label
-    the answer cites the source by)."""
+def _quote(sentence: str, source: tuple[int, str, int, int], grounder: SourceGrounder | None) -> tuple[str, str]:
+    """The sentence cut to QUOTE_WORDS, and the citation of the page(s) of the source's passage it is on
+    ("[p. 4]", or "[pp. 4-5]" for a sentence that runs over a page break), recorded as the source's label."""
     index, _, first, last = source
     words = sentence.split()
     if len(words) > QUOTE_WORDS:
         sentence = " ".join(words[:QUOTE_WORDS]) + " ..."
-    page = first
+    start = end = first
     if grounder is not None and first != last:
         for group in grounder.groups:
             if index in group.indices:
-                chunk = group.grounder.chunks[group.indices.index(index)]
-                page = group.grounder.pages_for(sentence, chunk)[0]
+                pages = group.grounder
+                chunk = pages.chunks[group.indices.index(index)]
+                on = verbatim_pages(sentence, first, last, pages.page)
+                start, end = on or (pages.pages_for(sentence, chunk)[0],) * 2
+    mark = f"[p. {start}]" if start == end else f"[pp. {start}-{end}]"
     if grounder is not None:
-        grounder.labels[index] = f"[p. {page}]"  # the citation names the page the quote is on
-    return sentence, page
+        grounder.labels[index] = mark  # the citation names the page the quote is on
+    return sentence, mark
+
+
+def verbatim_pages(sentence: str, first: int, last: int, page_text: Callable[[int], str]) -> tuple[int, int] | None:
+    """The page holding the quoted sentence word for word, or the two pages it runs over; None when no page
+    or pair of pages holds it as written."""
+    quote = " ".join(sentence.removesuffix(" ...").split())
+    texts = {p: " ".join((page_text(p) or "").split()) for p in range(first, last + 1)}
+    for p in range(first, last + 1):
+        if quote in texts[p]:
+            return p, p
+    for p in range(first, last):
+        if quote in f"{texts[p]} {texts[p + 1]}":
+            return p, p + 1
+    return None
