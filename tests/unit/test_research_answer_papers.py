@@ -40,3 +40,16 @@ def test_each_named_paper_gives_a_cited_part_and_the_lead_in_that_restates_the_q
     assert "Here is how the papers handle citations" not in result["text"]
     marks = {int(n) for n in re.findall(r"\[(\d+)\]", result["text"])}
     assert marks == {int(c["n"]) for c in result["citations"]}  # each [n] left in the text is a cited passage
+
+
+def test_a_sub_question_on_one_named_paper_the_writer_fails_quotes_that_papers_closest_sentence(library):
+    unusable = FakeLLM("The the the the the the the the.")  # STAND-IN: text no passage supports
+    ctx = ToolContext(library, unusable, load_settings(), answer_tokens=80, k=5)
+    result = answer(ctx, {"question": "How does PaperMage cope with handwritten notes in scanned theses?"}, {})
+    titles = {p.id: p.title.split(":")[0] for p in library.store.list_papers()}
+    assert result["supported"] and {titles[c["paper_id"]] for c in result["citations"]} == {"PaperMage"}
+    assert result["text"].startswith("PaperMage, in its own words:"), result["text"]
+    quote = re.sub(r"\s*\[\d+\]", "", result["text"].split(":", 1)[1]).strip().rstrip(".")
+    cited = result["citations"][0]["chunk_id"]
+    assert quote in " ".join(library.store.chunks_by_ids([cited])[cited].text.split())  # the paper's own words
+

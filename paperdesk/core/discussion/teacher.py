@@ -37,7 +37,7 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.discussion.literature import MOST as MOST_WORKS, References, turn_works
 from paperdesk.core.discussion.named_papers import named_papers
 from paperdesk.core.discussion.outline import Outline
-from paperdesk.core.discussion.passage_answer import answering_sentence
+from paperdesk.core.agents.passage_answer import answering_sentence
 from paperdesk.core.discussion.student import Topic
 from paperdesk.core.discussion.truthful import SourceGrounder, not_found, quoted_answer
 from paperdesk.core.errors import CancelledError, PaperdeskError

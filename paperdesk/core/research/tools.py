@@ -199,8 +199,11 @@ def answer(ctx: ToolContext, params: dict[str, Any], inputs: dict[str, Any]) -> 
             result.text, _ = paper_answers.drop_foreign(result.text, foreign)
             marks = {int(n) for n in SOURCE_REF.findall(result.text)}
             result.citations = [c for c in result.citations if int(c["n"]) in marks]
-        if len(grouped) > 1 or not (result.not_found or result.fallback):
-            held = [] if result.not_found else [x for x in split_sentences(result.text) if SOURCE_REF.search(x)]
+        # a paper the sub-question names is answered from, in its own words if the writer's did not hold
+        about_named = bool(hits) and hits[0].paper_id in named
+        if len(grouped) > 1 or about_named or not (result.not_found or result.fallback):
+            failed = result.not_found or result.fallback  # its cited sentences are the closest passages, no answer
+            held = [] if failed else [x for x in split_sentences(result.text) if SOURCE_REF.search(x)]
             if len(held) < paper_answers.QUOTE_BELOW and hits:  # the paper's own closest sentence, quoted
                 quote, cited = paper_answers.quoted_part(ctx.library, question, hits, " ".join(held))
                 if cited:
