@@ -57,6 +57,17 @@ def page_mark(first: int, last: int) -> str:
     return f"[p. {first}]" if first == last else f"[pp. {first}-{last}]"
 
 
+def without_title(sentence: str, title: str) -> str:
+    """The sentence with the paper's whole title, quoted, said as "the paper" ("The paper \"X\" shows" is "The
+    paper shows"): a small model repeats the title its prompt names, and the title's words are no finding."""
+    if len(title.split()) < 2:
+        return sentence
+    quoted = r"[\"“”']" + r"\s+".join(map(re.escape, title.split())) + r"[,.]?[\"“”']"
+    sentence = re.sub(rf"\b(paper|article|study|work)\s*,?\s*{quoted},?", r"\1", sentence, flags=re.I)
+    sentence = re.sub(quoted, "the paper", sentence, flags=re.I)
+    return sentence[:1].upper() + sentence[1:]
+
+
 class PageGrounder:
     """Grounds sentences in a fixed set of source chunks (those a section was written from)."""
 
@@ -70,6 +81,7 @@ class PageGrounder:
         self._page_text = page_text
         self._pages: dict[int, str] = {}
         self._parts: dict[tuple[int, int, int], dict[int, set[str]]] = {}
+        self.title = ""  # the paper's title: a sentence that quotes it whole says "the paper" instead
 
     def page(self, number: int) -> str:
         if number not in self._pages:
@@ -99,7 +111,7 @@ class PageGrounder:
         is cited. Whatever no chunk supports is dropped, and `out` says why.
         """
         bare = CITATION.sub("", debris(sentence))
-        bare = re.sub(r"\s+([.,;:!?])", r"\1", bare).strip()
+        bare = re.sub(r"\s+([.,;:!?])", r"\1", without_title(bare, self.title)).strip()
         parts = split_sentences(bare)
         if len(parts) > 1:
             # "Foo.[p. 3] Bar." reads as one sentence until its marker is lifted out, and then as two: each

@@ -24,6 +24,7 @@ from typing import Any, Callable
 from paperdesk.core.agents.citations import CITATION, check_citations
 from paperdesk.core.agents.improve_scope import same_sections, sections_for, unchanged_reason
 from paperdesk.core.agents.page_grounding import PageGrounder
+from paperdesk.core.agents.quality import numbers, split_sentences
 from paperdesk.core.agents.section_gate import GroundingStats, gated_section
 from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
 from paperdesk.core.cancel import CancelToken
@@ -85,6 +86,17 @@ def split_sections(markdown: str) -> dict[str, str]:
     return out
 
 
+def figure_notes(chunk: Chunk | None, limit: int = 4) -> list[str]:
+    """The opening excerpt's (the abstract's) sentences that state a figure, as notes citing their page: the
+    paper's findings in numbers, selected before the results are phrased. A number in parentheses (a year
+    of a citation, an equation's label) is no figure."""
+    if chunk is None:
+        return []
+    found = [s for s in split_sentences(" ".join(chunk.text.split()))
+             if 6 <= len(s.split()) <= 60 and numbers(re.sub(r"\([^)]*\)", " ", s))]
+    return [f"- {s} [p. {chunk.page_start}]" for s in found[:limit]]
+
+
 def _excerpt(chunk: Chunk) -> str:
     words = chunk.text.split()[:EXCERPT_WORDS]
     return " ".join(words) + f" [p. {chunk.page_start}]"
@@ -126,9 +138,11 @@ class Summarizer:
             stored.update(zip((c.id for c in missing), self.embedder.encode([c.text for c in missing])))
         vectors = np.stack([stored[c.id] for c in chunks]) if chunks else np.zeros((0, 1), dtype=np.float32)
         paper = self.store.get_paper(paper_id)
-        return PageGrounder(chunks, vectors, self.embedder.encode,
-                            lambda page: self.store.page_text(paper_id, page) or "",
-                            paper.page_count if paper else 0)
+        grounder = PageGrounder(chunks, vectors, self.embedder.encode,
+                                lambda page: self.store.page_text(paper_id, page) or "",
+                                paper.page_count if paper else 0)
+        grounder.title = paper.title if paper else ""
+        return grounder
 
     def summarize(
         self,
@@ -203,10 +217,12 @@ class Summarizer:
                 progress(Progress("map", n - 1, len(excerpts) - 1, "excerpts"))
         timings["map_s"] = time.perf_counter() - map_start
         reduce_start = time.perf_counter()
+        findings = figure_notes(opening)  # the abstract's figures: what the results section states first
         for n, (section, heading) in enumerate(SECTIONS[1:], start=2):
             if token.cancelled:
                 break
-            write_section(n, section, heading, "\n".join(notes[:24]) or _excerpt(opening) if opening else "")
+            lines = (findings + notes)[:24] if section == "results" else notes[:24]
+            write_section(n, section, heading, "\n".join(lines) or _excerpt(opening) if opening else "")
         timings["reduce_s"] = time.perf_counter() - reduce_start
         timings["total_s"] = time.perf_counter() - start
 
