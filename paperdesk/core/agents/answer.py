@@ -18,16 +18,19 @@ from paperdesk.core.agents.attribution import (
     extract,
     ground,
     scaffolding_check,
+    split_sentences,
     strip_echo,
     supported_share,
     trim_loops,
     usable,
 )
 from paperdesk.core.agents.answer_scope import off_question
+from paperdesk.core.agents.passage_answer import answering_sentence
+from paperdesk.core.agents.restates import restates
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
 from paperdesk.core.agents import answer_prompt, evidence, quality
-from paperdesk.core.agents.answer_result import (NOT_FOUND, NOTHING_FOUND, STOPS, SUPPORTED_MIN, AnswerResult,
-                                                 source as _source)
+from paperdesk.core.agents.answer_result import (NOT_FOUND, NOTHING_FOUND, QUOTE_WORDS, QUOTED, STOPS,
+                                                 SUPPORTED_MIN, AnswerResult, source as _source)
 from paperdesk.core.agents.answer_selected import write_selected
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.library.library import Hit, Library
@@ -191,11 +194,39 @@ def write(
             text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NOTHING_FOUND), True
             if on_token is not None:
                 on_token(f"\n\n{text}")
+    if template == "answer" and not result.cancelled and (fallback or not_found or restates_all(text, question)):
+        # before "not found": a passage's own sentence that holds the question's words answers it, quoted
+        quoted_text = quoted_answer(question, hits, full_texts, encode)
+        if quoted_text is not None:
+            text, fallback, not_found = quoted_text, False, False
+        elif not (fallback or not_found):  # the model only said the question back: nothing was answered
+            quoted = extract(library.embedder.encode_query(question), passages, encode)
+            text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NOTHING_FOUND), True
+        if on_token is not None and (quoted_text is not None or not_found):
+            on_token(f"\n\n{text}")
     used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(hits)})
     citations = [_source(n, hits[n - 1]) for n in used]
     timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
     return AnswerResult(text.strip(), citations, hits, result.cancelled, timings, removed, fallback,
                         bool(failures), leaks, flagged, failures, [d.sentence for d in dropped], not_found, recited)
+
+
+def quoted_answer(question: str, hits: list[Hit], texts: list[str], encode: Callable) -> str | None:  # type: ignore[type-arg]
+    """The answer that quotes the passages' own sentence holding most of the question's words and the kind of
+    fact asked for (passage_answer.answering_sentence), cited; None when no sentence does."""
+    held = answering_sentence(question, [(i, t, h.page_start, h.page_end) for i, (h, t) in enumerate(zip(hits, texts))],
+                              encode)
+    if held is None:
+        return None
+    words = held[1].split()
+    quote = " ".join(words[:QUOTE_WORDS]) + (" ..." if len(words) > QUOTE_WORDS else "")
+    return f'{QUOTED} "{quote}" [{held[0] + 1}].'
+
+
+def restates_all(text: str, question: str) -> bool:
+    """Every sentence of the answer only says the question back (restates.restates): nothing is answered."""
+    sentences = [s for s in split_sentences(text) if s.strip()]
+    return bool(sentences) and all(restates(s, question) for s in sentences)
 
 
 def answer(

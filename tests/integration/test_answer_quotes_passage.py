@@ -1,0 +1,54 @@
+"""Before an answer says "not found", a passage's own sentence holding the question's words answers it,
+quoted and cited; an answer that only says the question back is no answer.
+
+Real library (SQLite, tantivy, the real embedder) of the CiteSee fixture paper. FakeLLM is NOT a model (see
+tests/fake_llm.py): it writes what a small model sometimes does, so what the answer keeps is deterministic.
+"""
+
+import re
+
+import pytest
+
+from fake_llm import FakeLLM
+from paperdesk.core.agents import answer as answers
+from paperdesk.core.agents.answer_result import NOT_FOUND, QUOTED
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory, embedder):
+    from library_helpers import library_with
+
+    with library_with(tmp_path_factory.mktemp("quotes"), embedder, "2302.07302v1.pdf") as lib:
+        yield lib
+
+
+def _quoted(result, library):
+    quote, n = re.match(rf'{re.escape(QUOTED)} "(.+?)" \[(\d+)\]\.$', result.text).groups()
+    (cited,) = [c for c in result.citations if c["n"] == int(n)]
+    chunk = library.store.chunks_by_ids([cited["chunk_id"]])[cited["chunk_id"]]
+    return quote.removesuffix(" ..."), " ".join(chunk.text.split())
+
+
+def test_an_unsupported_answer_gives_way_to_the_passage_sentence_that_holds_the_question(library):
+    invented = FakeLLM("CiteSee highlights 4,217 citations in green on page 93 [1].")
+    result = answers.answer(library, invented, "Which citations does CiteSee highlight in the current paper?",
+                            recall_k=0)
+    quote, passage = _quoted(result, library)
+    assert quote in passage and "4,217" not in result.text
+    assert not result.not_found and not result.fallback
+
+
+def test_an_answer_that_only_says_the_question_back_is_not_shown(library):
+    echo = FakeLLM("CiteSee uses reading history to highlight citations [1].")
+    result = answers.answer(library, echo, "How does CiteSee use reading history to highlight citations?",
+                            recall_k=0)
+    assert result.text != "CiteSee uses reading history to highlight citations [1]."
+    assert result.text.startswith((QUOTED, NOT_FOUND)), result.text
+
+
+def test_a_question_no_sentence_holds_is_still_not_found(library):
+    invented = FakeLLM("Eight GPUs trained it [1].")
+    result = answers.answer(library, invented, "How many GPUs trained the CiteSee model?", recall_k=0)
+    assert not result.text.startswith(QUOTED), result.text
