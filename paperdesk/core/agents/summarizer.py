@@ -24,7 +24,6 @@ from typing import Any, Callable
 from paperdesk.core.agents.citations import CITATION, check_citations
 from paperdesk.core.agents.improve_scope import same_sections, sections_for, unchanged_reason
 from paperdesk.core.agents.page_grounding import PageGrounder
-from paperdesk.core.agents.quality import numbers, split_sentences
 from paperdesk.core.agents.section_gate import GroundingStats, gated_section
 from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
 from paperdesk.core.cancel import CancelToken
@@ -84,17 +83,6 @@ def split_sections(markdown: str) -> dict[str, str]:
         heading, _, body = block.partition("\n")
         out[heading.strip()] = body.strip()
     return out
-
-
-def figure_notes(chunk: Chunk | None, limit: int = 4) -> list[str]:
-    """The opening excerpt's (the abstract's) sentences that state a figure, as notes citing their page: the
-    paper's findings in numbers, selected before the results are phrased. A number in parentheses (a year
-    of a citation, an equation's label) is no figure."""
-    if chunk is None:
-        return []
-    found = [s for s in split_sentences(" ".join(chunk.text.split()))
-             if 6 <= len(s.split()) <= 60 and numbers(re.sub(r"\([^)]*\)", " ", s))]
-    return [f"- {s} [p. {chunk.page_start}]" for s in found[:limit]]
 
 
 def _excerpt(chunk: Chunk) -> str:
@@ -217,12 +205,10 @@ class Summarizer:
                 progress(Progress("map", n - 1, len(excerpts) - 1, "excerpts"))
         timings["map_s"] = time.perf_counter() - map_start
         reduce_start = time.perf_counter()
-        findings = figure_notes(opening)  # the abstract's figures: what the results section states first
         for n, (section, heading) in enumerate(SECTIONS[1:], start=2):
             if token.cancelled:
                 break
-            lines = (findings + notes)[:24] if section == "results" else notes[:24]
-            write_section(n, section, heading, "\n".join(lines) or _excerpt(opening) if opening else "")
+            write_section(n, section, heading, "\n".join(notes[:24]) or _excerpt(opening) if opening else "")
         timings["reduce_s"] = time.perf_counter() - reduce_start
         timings["total_s"] = time.perf_counter() - start
 
