@@ -9,6 +9,7 @@ import pytest
 from conftest import PAPERS
 from fake_llm import FakeLLM
 from paperdesk.core.agents import answer as answers
+from paperdesk.core.agents.answer_result import QUOTED
 
 pytestmark = pytest.mark.slow
 LOOP = ("readers track citations across papers. readers track citations across papers again and "
@@ -24,11 +25,14 @@ def test_a_looping_answer_is_written_again_then_quoted(library):
     assert len(fake.requests) == 2
     assert fake.requests[1].temperature == answers.RETRY["temperature"]
     assert fake.requests[1].seed != fake.requests[0].seed
-    assert result.regenerated and result.fallback
-    assert result.text.startswith(answers.FALLBACK_NOTE) and result.citations
+    assert result.regenerated and result.citations
+    # failed twice: the passage sentence that holds the question is the answer, else the passages are quoted
+    if result.fallback:
+        assert result.text.startswith(answers.FALLBACK_NOTE)
+    else:
+        assert result.text.startswith(QUOTED) and "across papers again" not in result.text
     grounding = result.to_json()["grounding"]
-    assert grounding["extractive"] and grounding["regenerated"]
-    assert grounding["failures"][0].startswith("loop")
+    assert grounding["regenerated"] and grounding["failures"][0].startswith("loop")
 
 
 def test_a_clean_answer_is_not_regenerated_and_leaks_are_removed(library):

@@ -8,6 +8,7 @@ import pytest
 from conftest import PAPERS
 from fake_llm import FakeLLM
 from paperdesk.core.agents import answer as answers
+from paperdesk.core.agents.answer_result import QUOTED
 
 pytestmark = pytest.mark.slow
 QUESTION = "how do readers keep track of citations"
@@ -21,7 +22,8 @@ def test_a_second_attempt_is_a_status_note_not_text_in_the_answer(library):
     notes = []
     result = answers.write(library, FakeLLM(TOO_SHORT), QUESTION, hits, on_token=streamed.append, note=notes.append)
     shown = "".join(streamed)
-    assert result.regenerated and result.fallback  # failed twice: the passages are quoted instead
+    # failed twice: the passage sentence holding the question is quoted, else the closest passages are
+    assert result.regenerated and (result.fallback or result.text.startswith(QUOTED))
     assert any("writing it again" in n.stage for n in notes)
     for internal in ("writing it again", "[empty", "empty;"):
         assert internal not in shown and internal not in result.text

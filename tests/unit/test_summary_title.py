@@ -14,3 +14,7 @@ def test_the_quoted_title_becomes_the_paper():
     assert without_title("“Pollinator visits in small orchards,” counts bees.", TITLE) == "The paper counts bees."
     assert without_title("Visits (pollinator) rose.", TITLE) == "Visits (pollinator) rose."  # no whole title
 
+
+
+def test_a_sentence_without_the_title_is_left_as_written():
+    assert without_title("the authors sketch three parts.", TITLE) == "the authors sketch three parts."

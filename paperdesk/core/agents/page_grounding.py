@@ -63,9 +63,9 @@ def without_title(sentence: str, title: str) -> str:
     if len(title.split()) < 2:
         return sentence
     quoted = r"[\"“”']" + r"\s+".join(map(re.escape, title.split())) + r"[,.]?[\"“”']"
-    sentence = re.sub(rf"\b(paper|article|study|work)\s*,?\s*{quoted},?", r"\1", sentence, flags=re.I)
-    sentence = re.sub(quoted, "the paper", sentence, flags=re.I)
-    return sentence[:1].upper() + sentence[1:]
+    said = re.sub(rf"\b(paper|article|study|work)\s*,?\s*{quoted},?", r"\1", sentence, flags=re.I)
+    said = re.sub(quoted, "the paper", said, flags=re.I)
+    return "The" + said[3:] if said != sentence and said.startswith("the paper") else said
 
 
 class PageGrounder:
