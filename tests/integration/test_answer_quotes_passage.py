@@ -52,3 +52,12 @@ def test_a_question_no_sentence_holds_is_still_not_found(library):
     invented = FakeLLM("Eight GPUs trained it [1].")
     result = answers.answer(library, invented, "How many GPUs trained the CiteSee model?", recall_k=0)
     assert not result.text.startswith(QUOTED), result.text
+
+
+def test_a_not_found_answer_streams_once(library):
+    streamed: list[str] = []
+    echo = FakeLLM("CiteSee trains a model on GPUs [1].")
+    result = answers.answer(library, echo, "How many GPUs trained the CiteSee model?", recall_k=0,
+                            on_token=streamed.append)
+    shown = "".join(streamed)
+    assert result.text in shown and shown.count(result.text.split(";")[0]) == 1, (result.text, shown)

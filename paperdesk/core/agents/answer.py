@@ -25,11 +25,11 @@ from paperdesk.core.agents.attribution import (
     usable,
 )
 from paperdesk.core.agents.answer_scope import off_question
-from paperdesk.core.agents.passage_answer import answering_sentence
+from paperdesk.core.agents.passage_answer import answering_sentence, cut_quote
 from paperdesk.core.agents.restates import restates
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
 from paperdesk.core.agents import answer_prompt, evidence, quality
-from paperdesk.core.agents.answer_result import (NOT_FOUND, NOTHING_FOUND, QUOTE_WORDS, QUOTED, STOPS,
+from paperdesk.core.agents.answer_result import (NOT_FOUND, NOTHING_FOUND, QUOTED, STOPS,
                                                  SUPPORTED_MIN, AnswerResult, source as _source)
 from paperdesk.core.agents.answer_selected import write_selected
 from paperdesk.core.cancel import CancelToken
@@ -196,14 +196,15 @@ def write(
                 on_token(f"\n\n{text}")
     if template == "answer" and not result.cancelled and (fallback or not_found or restates_all(text, question)):
         # before "not found": a passage's own sentence that holds the question's words answers it, quoted
+        shown_before = text
         quoted_text = quoted_answer(question, hits, full_texts, encode)
         if quoted_text is not None:
             text, fallback, not_found = quoted_text, False, False
         elif not (fallback or not_found):  # the model only said the question back: nothing was answered
             quoted = extract(library.embedder.encode_query(question), passages, encode)
             text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NOTHING_FOUND), True
-        if on_token is not None and (quoted_text is not None or not_found):
-            on_token(f"\n\n{text}")
+        if on_token is not None and text != shown_before and (quoted_text is not None or not_found):
+            on_token(f"\n\n{text}")  # a "not found" streamed above is not streamed again
     used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(hits)})
     citations = [_source(n, hits[n - 1]) for n in used]
     timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
@@ -218,9 +219,7 @@ def quoted_answer(question: str, hits: list[Hit], texts: list[str], encode: Call
                               encode)
     if held is None:
         return None
-    words = held[1].split()
-    quote = " ".join(words[:QUOTE_WORDS]) + (" ..." if len(words) > QUOTE_WORDS else "")
-    return f'{QUOTED} "{quote}" [{held[0] + 1}].'
+    return f'{QUOTED} "{cut_quote(held[1])}" [{held[0] + 1}].'
 
 
 def restates_all(text: str, question: str) -> bool:

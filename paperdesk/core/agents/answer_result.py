@@ -11,7 +11,6 @@ from paperdesk.core.library.library import Hit
 NOTHING_FOUND = "Nothing in your library answers this; add papers on the topic (find, then summarize) and ask again."
 NOT_FOUND = "Not found in your papers; the passages closest to the question say:"
 QUOTED = "The papers state:"  # the answer that quotes a passage's own sentence when the model's did not hold
-QUOTE_WORDS = 45  # a quoted sentence is cut after this many words
 SUPPORTED_MIN = 0.5  # share of an answer's sentences a passage must support, else it is not shown as the answer
 STOPS = ["\nQ:", "\nQuestion:", "\nSource ", "\nSources:", "\nPassages:", "\nResearch question:", "\n\n",
          "\nAnswer:", "\n["]

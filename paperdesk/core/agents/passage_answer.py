@@ -24,6 +24,7 @@ from paperdesk.core.agents.selection import Candidate, candidates
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
 
+QUOTE_WORDS = 45  # a quoted sentence is cut after this many words
 HOLDS = 0.6  # share of the question's content words a sentence must hold to answer it
 MIN_WORDS = 6  # a shorter piece (a heading, a label) is not an answer
 _CAPS = r"[A-Z][A-Z0-9&:,-]*\s+"
@@ -74,3 +75,9 @@ def answering_sentence(question: str, own: Sequence[tuple[int, str, int, int]],
 def _unheaded(sentence: str) -> str:
     """The sentence without the section heading a passage opens with ("2 CHARACTERIZING WRITING In ...")."""
     return _HEADING.sub("", sentence, count=1)
+
+
+def cut_quote(sentence: str) -> str:
+    """The sentence as quoted: its first QUOTE_WORDS words, " ..." marking a cut."""
+    words = sentence.split()
+    return sentence if len(words) <= QUOTE_WORDS else " ".join(words[:QUOTE_WORDS]) + " ..."

@@ -25,11 +25,11 @@ import numpy as np
 from paperdesk.core.agents.attribution import SOURCE_REF, extract
 from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.page_grounding import PageGrounder, SectionGrounding
+from paperdesk.core.agents.passage_answer import cut_quote
 from paperdesk.core.db.store import Chunk, Store
 
 NOT_FOUND = "Not found in the paper; its closest passage says:"
 QUOTED = "The paper states:"  # the answer that quotes the paper's own sentence holding the question's words
-QUOTE_WORDS = 45
 
 
 # An answer to a reader's question is held to more of its words on the passage than a summary sentence
@@ -166,12 +166,10 @@ def quoted_answer(position: int, sentence: str, own: Sequence[tuple[int, str, in
 
 
 def _quote(sentence: str, source: tuple[int, str, int, int], grounder: SourceGrounder | None) -> tuple[str, str]:
-    """The sentence cut to QUOTE_WORDS, and the citation of the page(s) of the source's passage it is on
+    """The sentence as quoted (passage_answer.cut_quote), and the citation of the page(s) of the source's passage it is on
     ("[p. 4]", or "[pp. 4-5]" for a sentence that runs over a page break), recorded as the source's label."""
     index, _, first, last = source
-    words = sentence.split()
-    if len(words) > QUOTE_WORDS:
-        sentence = " ".join(words[:QUOTE_WORDS]) + " ..."
+    sentence = cut_quote(sentence)
     start = end = first
     if grounder is not None and first != last:
         for group in grounder.groups:

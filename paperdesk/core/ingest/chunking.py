@@ -42,18 +42,16 @@ class Para:
     continues: bool = False  # goes on from the previous page's last paragraph
 
 
-def _base(text: str) -> str:
+def heading_base(text: str) -> str:
+    """A heading's name without its number, in lower case: "2.1. Methods" is "methods"."""
     return _NUMBER_PREFIX.sub("", text).strip(" .:").lower()
-
-
-heading_base = _base  # a heading's name without its number: "2.1. Methods" -> "methods"
 
 
 def is_text_heading(text: str) -> bool:
     """Whether a short line reads as a heading by text alone: numbered or a well-known name."""
     if len(text) > 120:
         return False
-    base = _base(text)
+    base = heading_base(text)
     if base in _KNOWN_SET:
         return True
     if text.endswith((".", ",", ";", ":")) or _MID_SENTENCE.search(text):  # prose or a list item
@@ -66,7 +64,7 @@ def is_text_heading(text: str) -> bool:
 def heading_label(text: str) -> str:
     """The section label for a heading: whitespace tidied, References/Bibliography unified."""
     text = " ".join(text.split()).rstrip(" .:")
-    return REFERENCES if _base(text) in _REFERENCE_NAMES else text
+    return REFERENCES if heading_base(text) in _REFERENCE_NAMES else text
 
 
 def smart_case(heading: str, cased: dict[str, str]) -> str:
