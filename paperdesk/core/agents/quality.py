@@ -33,7 +33,7 @@ STOPWORDS = _STOP  # the function words a sentence shares with any page
 _LEAK = re.compile(
     r"a reader asked|\bpart of (?:a summary of )?this paper was\b|\(empty\)|notes on the paper|"
     r"passages from the paper|key points:|excerpt:|a short summary of this paper follows|"
-    r"section says, citing|citing (?:its )?pages? like|each sentence stating|below is (?:an excerpt|the rewritten)|"
+    r"section says, citing|citing pages like|below is (?:an excerpt|the rewritten)|"
     r"with the pages they come from|with page markers|^\s*#{1,6}\s|"
     r"^\s*(?:question|answer|q|a|sources?|passages?|notes?|feedback|research question)\s*:",
     re.I)

@@ -36,11 +36,6 @@ from paperdesk.core.db.store import Chunk, Store, SummaryRevision
 from paperdesk.core.ingest.tables import is_table_section
 
 SECTIONS = (("problem", "Problem"), ("method", "Method"), ("results", "Results"), ("limitations", "Limitations"))
-# what each section's sentences state, in the prompt: named by what they say, not by the section's name,
-# which a small writer echoes as the sentence's subject ("The method section of the paper describes ...")
-SAYS = {"problem": "what the paper studies and what it reports, with the figures the notes give",
-        "method": "the data, materials or procedure used", "results": "what was found, with the figures the notes give",
-        "limitations": "a limit or caveat of the work"}
 SKIP_SECTIONS = ("references", "bibliography", "acknowledg", "front matter", "keywords", "author contributions")
 MAX_EXCERPTS = 8
 EXCERPT_WORDS = 220
@@ -166,8 +161,7 @@ class Summarizer:
         rest_grounder = self.grounder(paper_id, excerpts[1:] or excerpts[:1])
 
         def write_section(n: int, section: str, heading: str, notes_text: str) -> None:
-            prompt = render("summarize_section", title=paper.title, notes=notes_text, says=SAYS[section],
-                            heading=heading)
+            prompt = render("summarize_section", title=paper.title, notes=notes_text, section=section, heading=heading)
             if dialogue.strip():
                 prompt = f"{dialogue.strip()}\n\n{prompt}"
             grounder = opening_grounder if n == 1 else rest_grounder
