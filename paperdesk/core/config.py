@@ -150,6 +150,9 @@ KEYS: tuple[Key, ...] = (
         hint="the writer first picks the evidence sentences that state the answer (or none), then phrases them"),
     Key("answer.reading_words", int, 0, lambda v: v >= 0,
         "0: each passage's best sentence and neighbours; N: the best sentences of all passages up to N words"),
+    Key("answer.second_look", int, 450, lambda v: v >= 0,
+        "an answer not found in each passage's best sentences is written again from this many words of the "
+        "passages' best-fitting sentences; 0 = off"),
     Key("answer.reader", str, "",
         hint="sentence embedder that picks the sentences an answer reads: a catalogue name (all-mpnet-base-v2) "
              "or a model folder; \"\" or not installed: search's embedder"),

@@ -27,6 +27,7 @@ from paperdesk.core.agents.attribution import (
 from paperdesk.core.agents.answer_scope import off_question
 from paperdesk.core.agents.passage_answer import answering_sentence, cut_quote
 from paperdesk.core.agents.restates import restates
+from paperdesk.core.agents.second_look import reads_new
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
 from paperdesk.core.agents import answer_prompt, evidence, quality
 from paperdesk.core.agents.answer_result import (NOT_FOUND, NOTHING_FOUND, QUOTED, STOPS,
@@ -92,6 +93,7 @@ def write(
     note: ProgressCallback | None = None,
     select: bool = False,
     reading: int = 0,
+    second_look: int = 0,
     **values: str,
 ) -> AnswerResult:
     """Generate text from `hits` with prompt `template`, then ground it: every [n] checked, sentences attributed.
@@ -102,12 +104,16 @@ def write(
     A second attempt is announced through `note` (the status line); `on_token` gets only the answer's text.
     An answer (template "answer") with `select` picks its evidence sentences first (answer_selected.py), on
     a backend that can be held to a list of numbers (a JSON grammar).
+    An answer that would say "not found" from the passages' best sentences and neighbours reads, with
+    `second_look` > 0, that many words of the passages' best-fitting sentences wherever they stand
+    (evidence.reading) and is written once more; it stays "not found" unless that answer holds up.
     """
     if template == "answer" and select and hits and backend.capabilities.json_schema:
         picked = write_selected(library, backend, question, hits, on_token, cancel, max_tokens, note, dialogue)
         if picked is not None:  # None: the backend's reply was not a list of numbers; answer directly below
             return picked
     start = time.perf_counter()
+    offered = list(hits)  # every passage found, for a second, wider look
     if not hits:
         if on_token is not None:
             on_token(NOTHING_FOUND)
@@ -208,8 +214,41 @@ def write(
     used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(hits)})
     citations = [_source(n, hits[n - 1]) for n in used]
     timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
-    return AnswerResult(text.strip(), citations, hits, result.cancelled, timings, removed, fallback,
-                        bool(failures), leaks, flagged, failures, [d.sentence for d in dropped], not_found, recited)
+    first = AnswerResult(text.strip(), citations, hits, result.cancelled, timings, removed, fallback,
+                         bool(failures), leaks, flagged, failures, [d.sentence for d in dropped], not_found, recited)
+    if template != "answer" or second_look <= 0 or reading > 0 or result.cancelled or not (fallback or not_found):
+        return first
+    return _second_look(library, backend, question, offered, first, " ".join(passages), second_look, on_token,
+                        cancel, max_tokens, dialogue, note, start)
+
+
+def _second_look(library: Library, backend: Backend, question: str, hits: list[Hit], first: AnswerResult,
+                 first_read: str, words: int, on_token: Callable[[str], None] | None, cancel: CancelToken | None,
+                 max_tokens: int, dialogue: str, note: ProgressCallback | None, start: float) -> AnswerResult:
+    """The answer written again from `words` words of the passages' best-fitting sentences wherever they
+    stand, when the first, from each passage's best sentence and neighbours (`first_read`), was "not found":
+    the sentence that states it is often a passage's second or third best, away from the first. `first`
+    stands unless the wider answer holds up (it passes the same gates) and rests on a sentence the first
+    reading did not hold (second_look.reads_new); a cancelled look keeps `first`, marked cancelled."""
+    if note is not None:
+        note(Progress("answer: not in the passages' best sentences; reading more of them", 2, 2, "attempts"))
+    wider = write(library, backend, question, hits, on_token=None, cancel=cancel, max_tokens=max_tokens,
+                  dialogue=dialogue, reading=words)
+    if wider.cancelled:
+        first.cancelled = True
+        return first
+    cited = library.store.chunks_by_ids([c["chunk_id"] for c in wider.citations])
+    if (wider.not_found or wider.fallback or wider.text == NOTHING_FOUND or
+            not reads_new(wider.text, [cited[c["chunk_id"]].text for c in wider.citations if c["chunk_id"] in cited],
+                          first_read)):
+        first.timings["total_s"] = time.perf_counter() - start
+        return first
+    if on_token is not None:
+        on_token(f"\n\n{wider.text}")
+    wider.timings["first_token_s"] = first.timings.get("first_token_s", 0.0)
+    wider.timings["total_s"] = time.perf_counter() - start
+    wider.regenerated = True
+    return wider
 
 
 def quoted_answer(question: str, hits: list[Hit], texts: list[str], encode: Callable) -> str | None:  # type: ignore[type-arg]
@@ -241,13 +280,14 @@ def answer(
     note: ProgressCallback | None = None,
     select: bool = False,
     reading: int = 0,
+    second_look: int = 0,
 ) -> AnswerResult:
     """Search (the library, and the pages `memory` recalls), then answer citing the passages found."""
     start = time.perf_counter()
     hits = retrieve(library, question, k, memory=memory, recall_k=recall_k)
     search_s = time.perf_counter() - start
     result = write(library, backend, question, hits, on_token=on_token, cancel=cancel, max_tokens=max_tokens,
-                   note=note, select=select, reading=reading)
+                   note=note, select=select, reading=reading, second_look=second_look)
     result.timings["search_s"] = search_s
     result.timings["first_token_s"] = result.timings.get("first_token_s", 0.0) + search_s
     result.timings["total_s"] = time.perf_counter() - start

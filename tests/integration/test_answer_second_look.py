@@ -1,0 +1,81 @@
+"""An answer that would say "not found" from each passage's best sentence and neighbours reads more of the
+passages (their best-fitting sentences wherever they stand) and is written once more; "not found" stands
+unless that answer holds up.
+
+Real library (SQLite, tantivy, the real embedder) of the CiteSee fixture paper. ScriptedFakeLLM is NOT a
+model (see tests/fake_llm.py): it replies what a small model sometimes does, so which answer stands is
+deterministic.
+"""
+
+import pytest
+
+from fake_llm import ScriptedFakeLLM
+from paperdesk.core.agents import answer as answers
+from paperdesk.core.agents.answer_result import NOT_FOUND
+from paperdesk.core.agents import evidence
+from paperdesk.core.agents.evidence import evidence_sentences
+
+pytestmark = pytest.mark.slow
+
+QUESTION = "How many GPUs trained the CiteSee model?"  # no sentence of the paper answers it
+INVENTED = "Eight GPUs trained the CiteSee model [1]."
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory, embedder):
+    from library_helpers import library_with
+
+    with library_with(tmp_path_factory.mktemp("second-look"), embedder, "2302.07302v1.pdf") as lib:
+        yield lib
+
+
+def _stated(library, in_first_reading: bool):
+    """A sentence of the first passage found for QUESTION, as a writer would copy it, that the first reading
+    (each passage's best sentence and neighbours) holds or lacks."""
+    hits = answers.retrieve(library, QUESTION, 5, recall_k=0)
+    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
+    full = [chunks[h.chunk_id].text for h in hits]
+    read = " ".join(" ".join(evidence.windows(library, QUESTION, hits, full, answers.EVIDENCE_WORDS)).split())
+    sentence = next(s for s in evidence_sentences(full[0]) if 10 <= len(s.split()) <= 40 and "CiteSee" in s
+                    and (" ".join(s.split()) in read) == in_first_reading)
+    return sentence.rstrip(". ") + " [1]."
+
+
+def test_a_not_found_answer_is_written_again_from_more_of_the_passages(library):
+    stated = _stated(library, in_first_reading=False)
+    writer = ScriptedFakeLLM([INVENTED, INVENTED, stated])
+    streamed: list[str] = []
+    result = answers.answer(library, writer, QUESTION, recall_k=0, second_look=450, on_token=streamed.append)
+    assert len(writer.requests) == 3  # two attempts from the windows, one from the wider reading
+    first, wider = writer.requests[0].prompt, writer.requests[2].prompt
+    assert len(wider.split()) > len(first.split())
+    assert not result.not_found and not result.fallback, result.text
+    assert stated.removesuffix(" [1].") in result.text and result.citations
+    assert result.text in "".join(streamed)
+
+
+def test_an_answer_from_what_the_first_reading_held_is_not_taken(library):
+    """The writer found nothing in those sentences the first time; saying one of them now is a guess."""
+    held = _stated(library, in_first_reading=True)
+    writer = ScriptedFakeLLM([INVENTED, INVENTED, held])
+    result = answers.answer(library, writer, QUESTION, recall_k=0, second_look=450)
+    assert len(writer.requests) == 3
+    assert result.not_found or result.fallback, result.text
+
+
+def test_a_second_look_that_finds_nothing_keeps_the_first_not_found(library):
+    writer = ScriptedFakeLLM([INVENTED])
+    streamed: list[str] = []
+    result = answers.answer(library, writer, QUESTION, recall_k=0, second_look=450, on_token=streamed.append)
+    assert len(writer.requests) == 4  # two attempts each time
+    assert result.not_found or result.fallback
+    assert "Eight" not in result.text
+    shown = "".join(streamed)
+    assert shown.count(result.text.split(";")[0]) == 1, (result.text, shown)
+
+
+def test_without_a_second_look_a_not_found_answer_is_final(library):
+    writer = ScriptedFakeLLM([INVENTED, INVENTED, "never asked"])
+    result = answers.answer(library, writer, QUESTION, recall_k=0, second_look=0)
+    assert len(writer.requests) == 2
+    assert result.text.startswith(NOT_FOUND) or result.fallback
