@@ -70,8 +70,8 @@ def test_a_second_look_that_finds_nothing_keeps_the_first_not_found(library):
     assert len(writer.requests) == 4  # two attempts each time
     assert result.not_found or result.fallback
     assert "Eight" not in result.text
-    shown = "".join(streamed)
-    assert shown.count(result.text.split(";")[0]) == 1, (result.text, shown)
+    shown = "".join(streamed)  # the first "not found" is not streamed a second time, nor anything invented
+    assert shown.count(result.text.split(";")[0]) <= 1 and "Eight" not in shown, (result.text, shown)
 
 
 def test_without_a_second_look_a_not_found_answer_is_final(library):
