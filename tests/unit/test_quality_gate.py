@@ -59,6 +59,16 @@ def test_leaked_scaffolding_is_removed_and_counted():
     assert verdict.ok
 
 
+def test_a_sentence_framed_as_the_summary_section_is_prompt_echo():
+    # the section prompt asks what the paper's "method section says": the echo describes the summary, not the paper
+    for echo in ("The method section of the paper describes the techniques used to study the soil [p. 7].",
+                 "This section presents the main results.", "The paper's results section says that yields rose."):
+        assert quality.leaks(echo), echo
+    for content in ("The section thickness was 5 mm [p. 2].", "The cross-section of the beam is 3 mm.",
+                    "Section 3 shows that yields rose by 12% [p. 4]."):
+        assert not quality.leaks(content), content
+
+
 def test_a_section_of_only_leaks_fails_as_empty():
     verdict = quality.check("Notes on the paper \"X\", with the pages they come from:")
     assert verdict.reasons == ["empty"] and verdict.leaks_removed == 1

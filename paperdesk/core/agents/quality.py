@@ -35,7 +35,9 @@ _LEAK = re.compile(
     r"passages from the paper|key points:|excerpt:|a short summary of this paper follows|"
     r"section says, citing|citing pages like|below is (?:an excerpt|the rewritten)|"
     r"with the pages they come from|with page markers|^\s*#{1,6}\s|"
-    r"^\s*(?:question|answer|q|a|sources?|passages?|notes?|feedback|research question)\s*:",
+    r"^\s*(?:question|answer|q|a|sources?|passages?|notes?|feedback|research question)\s*:|"
+    # the prompt's framing ("its method section says") as the subject: about the summary, not the paper
+    r"^\s*(?:the|this|its)\s+(?:paper'?s\s+)?(?:[\w-]+\s+){0,2}section\s+(?:of\s+(?:the|this)\s+paper\b|[a-z]*[a-rt-z]s\b)",
     re.I)
 # A sentence ends at . ! ? before a capital, digit, quote or bracket, but not inside "[p. 3]" or "[pp. 3-4]".
 _SENTENCE_END = re.compile(r"(?<!\[p\.)(?<!\[pp\.)(?<=[.!?])\s+(?=[A-Z0-9\"'“(\[*])")
