@@ -90,6 +90,31 @@ def _excerpt(chunk: Chunk) -> str:
     return " ".join(words) + f" [p. {chunk.page_start}]"
 
 
+# Share of a summary sentence's content words its passage must hold: as for a reader's answer in a
+# discussion; at 0.6 vague paraphrases ("a new way of improving X") passed on two words of three.
+SENTENCE_COVER = 0.7
+HEADLINES = 3  # the opening's sentences stating figures that the results section reads first
+_FIGURE = re.compile(r"(?<![\w.,])(?:\d+(?:[.,]\d+)*\s*(?:%|percent\b)|\d+\.\d+(?![\w.])|\d{1,3}(?:,\d{3})+(?![\w.])|"
+                     r"\d{3,}(?![\w.,]))")
+
+
+def figure_notes(chunk: Chunk, limit: int = HEADLINES) -> list[str]:
+    """The chunk's sentences that state a figure (a share, a decimal, a number of three digits or more), as
+    notes with their page, in the chunk's order: at most `limit`, years and cited references left out."""
+    from paperdesk.core.agents.evidence import evidence_sentences
+
+    pages = (f"p. {chunk.page_start}" if chunk.page_start == chunk.page_end
+             else f"pp. {chunk.page_start}-{chunk.page_end}")  # the grounder moves it to the page that holds it
+    out: list[str] = []
+    for sentence in evidence_sentences(chunk.text):
+        stated = [m.group(0) for m in _FIGURE.finditer(CITATION.sub(" ", sentence))]
+        if any(not re.fullmatch(r"(?:19|20)\d\d", f.strip()) for f in stated) and 6 <= len(sentence.split()) <= 60:
+            out.append(f"- {sentence.rstrip('. ')} [{pages}].")
+        if len(out) == limit:
+            break
+    return out
+
+
 class Summarizer:
     def __init__(self, store: Store, backend: Backend, section_tokens: int = 90, map_tokens: int = 80,
                  embedder: Any = None, excerpts: int = MAX_EXCERPTS) -> None:
@@ -128,7 +153,7 @@ class Summarizer:
         paper = self.store.get_paper(paper_id)
         grounder = PageGrounder(chunks, vectors, self.embedder.encode,
                                 lambda page: self.store.page_text(paper_id, page) or "",
-                                paper.page_count if paper else 0)
+                                paper.page_count if paper else 0, cover_min=SENTENCE_COVER)
         grounder.title = paper.title if paper else ""
         return grounder
 
@@ -159,12 +184,16 @@ class Summarizer:
         # The problem is written from the opening excerpt, the other sections from the notes on the rest.
         opening_grounder = self.grounder(paper_id, excerpts[:1])
         rest_grounder = self.grounder(paper_id, excerpts[1:] or excerpts[:1])
+        # The results also read the opening's sentences that state figures: the abstract is where a paper
+        # gives its headline results, which the notes on the other sections' first passages seldom reach.
+        headlines = figure_notes(excerpts[0]) if len(excerpts) > 1 else []
+        results_grounder = self.grounder(paper_id, excerpts) if headlines else rest_grounder
 
         def write_section(n: int, section: str, heading: str, notes_text: str) -> None:
             prompt = render("summarize_section", title=paper.title, notes=notes_text, section=section, heading=heading)
             if dialogue.strip():
                 prompt = f"{dialogue.strip()}\n\n{prompt}"
-            grounder = opening_grounder if n == 1 else rest_grounder
+            grounder = opening_grounder if n == 1 else results_grounder if section == "results" else rest_grounder
             body = self._section(heading, prompt, "Notes on", n, emit, token, timings, start,
                                  grounder, section, stats, used, progress)
             parts.append(f"\n## {heading}\n{body}\n")
@@ -208,7 +237,8 @@ class Summarizer:
         for n, (section, heading) in enumerate(SECTIONS[1:], start=2):
             if token.cancelled:
                 break
-            write_section(n, section, heading, "\n".join(notes[:24]) or _excerpt(opening) if opening else "")
+            read = (headlines + notes if section == "results" else notes)[:24]
+            write_section(n, section, heading, "\n".join(read) or _excerpt(opening) if opening else "")
         timings["reduce_s"] = time.perf_counter() - reduce_start
         timings["total_s"] = time.perf_counter() - start
 
