@@ -32,8 +32,8 @@ NOT_FOUND = "Not found in the paper; its closest passage says:"
 QUOTED = "The paper states:"  # the answer that quotes the paper's own sentence holding the question's words
 
 
-# An answer to a reader's question is held to more of its words on the passage than a summary sentence
-# (claims.COVER_MIN): "The researchers performed two experiments" had two of its three content words there.
+# An answer to a reader's question is held to more of its words on the passage than claims.COVER_MIN, as a
+# summary sentence is: "The researchers performed two experiments" had two of its three content words there.
 TEACHER_COVER = 0.7
 
 
