@@ -100,7 +100,8 @@ _FIGURE = re.compile(r"(?<![\w.,])(?:\d+(?:[.,]\d+)*\s*(?:%|percent\b)|\d+\.\d+(
 
 def figure_notes(chunk: Chunk, limit: int = HEADLINES) -> list[str]:
     """The chunk's sentences that state a figure (a share, a decimal, a number of three digits or more), as
-    notes with their page, in the chunk's order: at most `limit`, years and cited references left out."""
+    notes with their page, in the chunk's order: at most `limit`; a year, a footnote mark ("Doe1,2") or a small
+    count is not a figure, and a title block of more than 60 words is not a sentence."""
     from paperdesk.core.agents.evidence import evidence_sentences
 
     pages = (f"p. {chunk.page_start}" if chunk.page_start == chunk.page_end
