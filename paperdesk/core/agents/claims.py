@@ -19,6 +19,10 @@ from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.agents.quality import _UNITS, unsupported_numbers
 
 COVER_MIN = 0.6  # share of a sentence's content words the passage must contain
+# A sentence shown to a reader as the paper's (a summary sentence, a discussion answer) is held to more:
+# at 0.6 "The researchers performed two experiments" passed on two of its three content words, and vague
+# paraphrases ("a new way of improving X") on two words of three.
+SENTENCE_COVER = 0.7
 STEM = 5  # words are compared by their first letters, once a suffix is off: "write" matches "writing"
 _SUFFIX = re.compile(r"(?:ations?|ings?|ions?|ers?|ed|es|ly|s|e)$")
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from paperdesk.core.agents.citations import CITATION, check_citations
+from paperdesk.core.agents.claims import SENTENCE_COVER
 from paperdesk.core.agents.improve_scope import same_sections, sections_for, unchanged_reason
 from paperdesk.core.agents.page_grounding import PageGrounder
 from paperdesk.core.agents.section_gate import GroundingStats, gated_section
@@ -90,9 +91,6 @@ def _excerpt(chunk: Chunk) -> str:
     return " ".join(words) + f" [p. {chunk.page_start}]"
 
 
-# Share of a summary sentence's content words its passage must hold: as for a reader's answer in a
-# discussion; at 0.6 vague paraphrases ("a new way of improving X") passed on two words of three.
-SENTENCE_COVER = 0.7
 HEADLINES = 3  # the opening's sentences stating figures that the results section reads first
 _FIGURE = re.compile(r"(?<![\w.,])(?:\d+(?:[.,]\d+)*\s*(?:%|percent\b)|\d+\.\d+(?![\w.])|\d{1,3}(?:,\d{3})+(?![\w.])|"
                      r"\d{3,}(?![\w.,]))")

@@ -24,17 +24,13 @@ import numpy as np
 
 from paperdesk.core.agents.attribution import SOURCE_REF, extract
 from paperdesk.core.agents.citations import CITATION
+from paperdesk.core.agents.claims import SENTENCE_COVER
 from paperdesk.core.agents.page_grounding import PageGrounder, SectionGrounding
 from paperdesk.core.agents.passage_answer import cut_quote
 from paperdesk.core.db.store import Chunk, Store
 
 NOT_FOUND = "Not found in the paper; its closest passage says:"
 QUOTED = "The paper states:"  # the answer that quotes the paper's own sentence holding the question's words
-
-
-# An answer to a reader's question is held to more of its words on the passage than claims.COVER_MIN, as a
-# summary sentence is: "The researchers performed two experiments" had two of its three content words there.
-TEACHER_COVER = 0.7
 
 
 @dataclass
@@ -87,7 +83,7 @@ class SourceGrounder:
                 paper = store.get_paper(key)
                 page_text = (lambda p, pid=key: store.page_text(pid, p) or "")
                 count = paper.page_count if paper else 0
-            grounder = PageGrounder(chunks, vectors[indices], encode, page_text, count, TEACHER_COVER)
+            grounder = PageGrounder(chunks, vectors[indices], encode, page_text, count, SENTENCE_COVER)
             groups.append(_Group(key, indices, grounder))
         own_first = sorted(groups, key=lambda g: g.key != own_paper)
         return cls(own_first, own_paper, pages)
