@@ -42,6 +42,14 @@ def test_trim_loops_cuts_a_repeated_phrase():
     assert trim_loops("no loop here at all.") == "no loop here at all."
 
 
+def test_trim_loops_keeps_a_repeat_its_sources_state():
+    source = "Each unit counts the number of cells above its mark minus the number of cells below it."
+    text = "Each unit counts the number of cells above its mark minus the number of cells below it [1]."
+    assert trim_loops(text) == "Each unit counts the number of cells above its mark minus."
+    assert trim_loops(text, sources=[source]) == text
+    assert trim_loops(text + " Then the number of cells again.", sources=[source]) == text + " Then."
+
+
 def test_drop_copied_removes_sentences_taken_from_the_examples():
     examples = "The passages show that nitrogen-fixing bacteria raised wheat yields by 12% in dry plots [1]."
     text = "Bacteria raised wheat yields by 12% in dry plots. Readers lose track of citations."

@@ -44,6 +44,16 @@ def test_loop_inside_one_sentence_is_named_as_such():
     assert any(r.startswith("loop inside a sentence") for r in quality.check(text).reasons)
 
 
+def test_a_phrase_the_passage_repeats_is_its_wording_not_a_loop():
+    passage = ("The score of a plot is the number of plots that are wetter than it minus the number of plots "
+               "that are drier.")
+    copied = passage[:-1] + " [1]."
+    assert not quality.check(copied).ok  # without the passage, the repeat reads as a loop
+    assert quality.check(copied, sources=[passage]).ok
+    looped = copied + " The number of plots that are wetter and the number of plots that are drier."
+    assert "the number of plots" in quality.repeated_phrases(looped, sources=[passage])  # said more often
+
+
 def test_clean_text_passes_and_stopword_phrases_are_not_loops():
     assert quality.check(CLEAN).ok
     assert quality.repeated_phrases("one of the most cited works and one of the most read works") == []

@@ -173,9 +173,11 @@ def write(
         # An answer may be a bare figure or name from its passage ("9,280 expert-authored summaries [1].",
         # "pdfplumber [1]."): grounding checks it like any other sentence.
         least = 1 if template == "answer" and (quality.numbers(shown) or SOURCE_REF.search(shown)) else 4
-        verdict = quality.check(strip_echo(drop_repeats(result.text)), least)
+        # A phrase the passages themselves repeat is the paper's wording, not a loop.
+        verdict = quality.check(strip_echo(drop_repeats(result.text)), least, full_texts)
         leaks += verdict.leaks_removed
-        generated = drop_copied(trim_loops(quality.check(strip_echo(drop_repeats(shown)), least).text), examples)
+        generated = drop_copied(trim_loops(quality.check(strip_echo(drop_repeats(shown)), least, full_texts).text,
+                                           sources=full_texts), examples)
         if result.cancelled or (verdict.ok and usable(generated, least)):
             break
         failures.append("; ".join(verdict.reasons) or

@@ -78,7 +78,8 @@ def write_selected(library: Library, backend: Backend, question: str, hits: list
     if result.cancelled:
         return AnswerResult(shown, [], arranged.hits, True, {**timings, "total_s": time.perf_counter() - start})
     least = 1 if quality.numbers(shown) or SOURCE_REF.search(shown) else 4
-    phrased = drop_copied(trim_loops(quality.check(strip_echo(drop_repeats(shown)), least).text), examples)
+    phrased = drop_copied(trim_loops(quality.check(strip_echo(drop_repeats(shown)), least, sources).text,
+                                     sources=sources), examples)
     quoted = False
     declined = says_not_found(result.text)  # the raw reply: the gate drops an echoed "none of the sentences"
     if usable(phrased, least) and not declined:

@@ -11,6 +11,7 @@ the passages' sentences closest to the question instead.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -53,16 +54,21 @@ def strip_echo(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not _ECHO.match(line)).strip()
 
 
-def trim_loops(text: str, n: int = 4) -> str:
-    """Cut the text where a phrase of `n` words comes back a second time (a small model's loop)."""
+def trim_loops(text: str, n: int = 4, sources: Sequence[str] = ()) -> str:
+    """Cut the text where a phrase of `n` words comes back more often than `sources` (the passages it was
+    written from) say it, and at least a second time: a small model's loop."""
     words = text.split()
-    seen: set[tuple[str, ...]] = set()
-    for i in range(len(words) - n + 1):
-        gram = tuple(w.lower().strip(",.;:") for w in words[i : i + n])
-        if gram in seen:
+    stated = Counter(g for source in sources for g in _word_grams(source.split(), n))
+    seen: Counter[tuple[str, ...]] = Counter()
+    for i, gram in enumerate(_word_grams(words, n)):
+        seen[gram] += 1
+        if seen[gram] > max(1, stated[gram]):
             return " ".join(words[:i]).rstrip(",;: ") + ("" if words[i - 1][-1:] in ".!?" else ".")
-        seen.add(gram)
     return text
+
+
+def _word_grams(words: Sequence[str], n: int) -> list[tuple[str, ...]]:
+    return [tuple(w.lower().strip(",.;:") for w in words[i : i + n]) for i in range(len(words) - n + 1)]
 
 
 def drop_copied(text: str, examples: str, n: int = 4, limit: float = 0.3) -> str:

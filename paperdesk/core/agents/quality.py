@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from paperdesk.core import prompt_leaks
 from paperdesk.core.agents.citations import CITATION
@@ -73,11 +74,24 @@ def words(text: str) -> list[str]:
     return _WORD.findall(_REF.sub(" ", text).lower())
 
 
-def repeated_phrases(text: str, n: int = LOOP_N) -> list[str]:
-    """Phrases of `n` words (at least one of them a content word) that occur more than once."""
+def phrase_counts(texts: Sequence[str], n: int = LOOP_N) -> Counter[tuple[str, ...]]:
+    """How often each phrase of `n` words occurs in `texts`, all together."""
+    counts: Counter[tuple[str, ...]] = Counter()
+    for text in texts:
+        tokens = words(text)
+        counts.update(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+    return counts
+
+
+def repeated_phrases(text: str, n: int = LOOP_N, sources: Sequence[str] = ()) -> list[str]:
+    """Phrases of `n` words (at least one of them a content word) that occur more than once, and more often
+    than in `sources`: a sentence copied from a passage that says "the number of observations that are
+    larger ... minus the number of observations that are smaller" repeats the paper's wording, not a loop."""
     tokens = words(text)
     grams = Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
-    return [" ".join(g) for g, count in grams.items() if count > 1 and any(w not in _STOP for w in g)]
+    stated = phrase_counts(sources, n) if sources else Counter()
+    return [" ".join(g) for g, count in grams.items()
+            if count > max(1, stated[g]) and any(w not in _STOP for w in g)]
 
 
 def enumeration(text: str, minimum: int = 3) -> bool:
@@ -123,16 +137,17 @@ def remove_leaks(text: str) -> tuple[str, int]:
     return "\n".join(kept_lines).strip(), removed
 
 
-def check(text: str, min_words: int = 4) -> Verdict:
+def check(text: str, min_words: int = 4, sources: Sequence[str] = ()) -> Verdict:
     """Remove leaked scaffolding, then fail the text on a loop, an enumeration or nothing left (under
-    `min_words` words)."""
+    `min_words` words). A phrase repeated no more often than `sources` (the passages the text was written
+    from) repeat it is their wording, not a loop."""
     cleaned, leaks = remove_leaks(text)
     reasons: list[str] = []
     if len(words(cleaned)) < min_words:
         reasons.append("empty")
-    loops = repeated_phrases(cleaned)
+    loops = repeated_phrases(cleaned, sources=sources)
     if loops:
-        inside = any(repeated_phrases(s) for s in split_sentences(cleaned))
+        inside = any(repeated_phrases(s, sources=sources) for s in split_sentences(cleaned))
         reasons.append(f"loop {'inside a sentence' if inside else 'across sentences'}: {loops[0]!r}")
     if enumeration(cleaned):
         reasons.append("enumeration of one phrase")
