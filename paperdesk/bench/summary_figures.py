@@ -1,6 +1,7 @@
 """What a summary says of its paper, measured: coverage of the abstract's figures, generic and leaked sentences.
 
-- coverage: of the figures the abstract states (numbers written with digits, years and small counts left out),
+- coverage: of the figures the abstract states (numbers written with digits, years, ordinals and small counts
+  left out),
   the share the summary states in a sentence citing a page that holds that figure;
 - generic: a shown sentence with no figure, no name and no term of the paper's title (it could be said of
   any paper);
@@ -16,7 +17,8 @@ from paperdesk.core.agents.citations import CITATION
 from paperdesk.core.prompt_leaks import leaks
 
 # a figure: digits with a decimal part, a thousands separator, a unit suffix or a percent, or a number >= 13
-_FIGURE = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+\.\d+|\d+)\s*(%|percent|[kKMB]\b)?")
+# (an ordinal, "21st", "4th", is not a figure)
+_FIGURE = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+\.\d+|\d+)(?!\d|st\b|nd\b|rd\b|th\b)\s*(%|percent|[kKMB]\b)?")
 _NAME = re.compile(r"\b[A-Za-z]*[A-Z][a-z0-9]*[A-Z][A-Za-z0-9-]*\b|(?<=\s)[A-Z][a-z]{2,}\b")
 _PAGE = re.compile(r"\[p{1,2}\.\s*(\d+)(?:\s*[-–]\s*(\d+))?\]")
 _WORD = re.compile(r"[a-z][a-z-]{3,}")

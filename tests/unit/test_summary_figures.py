@@ -8,6 +8,7 @@ def test_figures_are_results_not_years_or_small_counts():
     abstract = "We release 81.1M papers and 380.5M citation links; 8.1M have full text, 28% more than in 2019 (3 sources)."
     assert sf.figures(abstract) == {"81.1M", "380.5M", "8.1M", "28%"}
     assert sf.figures("It took 1,500 hours over 30 days.") == {"1500", "30"}
+    assert sf.figures("Cities of the 21st century; the 114th run scored 96.5%.") == {"96.5%"}
 
 
 def test_coverage_counts_a_figure_only_where_a_cited_page_holds_it():
