@@ -1,7 +1,7 @@
 """The opening's sentences that state figures, which the results section of a summary reads first."""
 
 from paperdesk.core.agents.summarizer import SENTENCE_COVER, figure_notes
-from paperdesk.core.agents.claims import COVER_MIN
+from paperdesk.core.agents.claims import COVER_MIN, SENTENCE_WORDS, supports
 from paperdesk.core.db.store import Chunk
 
 OPENING = ("Abstract. Irrigation controllers water each row on a timer. We built one that reads soil sensors. "
@@ -32,3 +32,16 @@ def test_a_multi_page_opening_is_cited_as_its_page_range():
 
 def test_summary_sentences_are_held_to_more_of_their_words_than_the_default():
     assert SENTENCE_COVER > COVER_MIN
+
+
+PAGE = ("We sampled soil cores from 40 wheat plots over two seasons. Cores were dried at 60 degrees, sieved and "
+        "weighed; nitrogen was measured by combustion. Plots with cover crops held 12% more nitrogen.")
+
+
+def test_a_summary_sentence_framing_the_topic_in_words_its_page_lacks_is_unsupported():
+    framing = "The paper presents a detailed method for measuring nitrogen in wheat plots [p. 2]."
+    ok, why = supports(framing, PAGE, cover_min=SENTENCE_COVER, words_min=SENTENCE_WORDS)
+    assert supports(framing, PAGE, cover_min=SENTENCE_COVER)[0]  # its topic words are all on the page
+    assert not ok and "of all its words" in why
+    stated = "Soil cores from 40 wheat plots were dried, sieved and weighed, and nitrogen measured by combustion."
+    assert supports(stated, PAGE, cover_min=SENTENCE_COVER, words_min=SENTENCE_WORDS) == (True, "")

@@ -23,6 +23,10 @@ COVER_MIN = 0.6  # share of a sentence's content words the passage must contain
 # at 0.6 "The researchers performed two experiments" passed on two of its three content words, and vague
 # paraphrases ("a new way of improving X") on two words of three.
 SENTENCE_COVER = 0.7
+# ... and most of all its words, the generic ones included, must be on the pages it cites: a sentence that
+# frames the paper's topic in words its pages never use ("presents a detailed method for quantifying X")
+# holds the topic's words and states nothing the pages say.
+SENTENCE_WORDS = 0.6
 STEM = 5  # words are compared by their first letters, once a suffix is off: "write" matches "writing"
 _SUFFIX = re.compile(r"(?:ations?|ings?|ions?|ers?|ed|es|ly|s|e)$")
 
@@ -77,16 +81,18 @@ def _stem(word: str) -> str:
     return (_SUFFIX.sub("", low) if len(low) > 4 else low)[:STEM]
 
 
-def content_words(sentence: str) -> list[str]:
-    """Lower-case words of 4+ letters that say something about this paper (generic summary words left out)."""
+def content_words(sentence: str, every: bool = False) -> list[str]:
+    """Lower-case words of 4+ letters that say something about this paper (generic summary words left out,
+    unless `every`)."""
     bare = CITATION.sub(" ", sentence)
     return [w.lower() for w in _TOKEN.findall(bare)
-            if len(w) >= 4 and w.lower() not in _GENERIC and w.lower() not in _UNITS]
+            if len(w) >= 4 and (every or w.lower() not in _GENERIC) and w.lower() not in _UNITS]
 
 
-def coverage(sentence: str, passage: str) -> float:
-    """Share of the sentence's content words (by stem) that occur in the passage; 1.0 with none."""
-    mine = content_words(sentence)
+def coverage(sentence: str, passage: str, every: bool = False) -> float:
+    """Share of the sentence's content words (all its words of 4+ letters with `every`), by stem, that occur
+    in the passage; 1.0 with none."""
+    mine = content_words(sentence, every)
     if not mine:
         return 1.0
     theirs = {_stem(w) for w in _TOKEN.findall(passage)}
@@ -189,8 +195,10 @@ def list_items(sentence: str) -> list[str]:
     return heads
 
 
-def supports(sentence: str, passage: str, around: str = "", cover_min: float = COVER_MIN) -> tuple[bool, str]:
-    """(passage supports the sentence, why not): its claims are in the passage and `cover_min` of its words.
+def supports(sentence: str, passage: str, around: str = "", cover_min: float = COVER_MIN,
+             words_min: float = 0.0) -> tuple[bool, str]:
+    """(passage supports the sentence, why not): its claims are in the passage and `cover_min` of its
+    content words; with `words_min`, that share of all its words is on the passage and its pages.
 
     Only numbers may come from `around` (the rest of the page, whose reference list or footnotes would
     otherwise lend their words to any sentence)."""
@@ -200,4 +208,8 @@ def supports(sentence: str, passage: str, around: str = "", cover_min: float = C
     share = coverage(sentence, passage)
     if share < cover_min:
         return False, f"{share:.0%} of its words on the page"
+    if words_min:
+        every = coverage(sentence, f"{passage} {around}", every=True)
+        if every < words_min:
+            return False, f"{every:.0%} of all its words on the pages"
     return True, ""

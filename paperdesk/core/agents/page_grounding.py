@@ -72,9 +72,10 @@ class PageGrounder:
     """Grounds sentences in a fixed set of source chunks (those a section was written from)."""
 
     def __init__(self, chunks: Sequence[Chunk], vectors: np.ndarray, encode: Encoder, page_text: PageText,
-                 page_count: int = 0, cover_min: float = COVER_MIN) -> None:
+                 page_count: int = 0, cover_min: float = COVER_MIN, words_min: float = 0.0) -> None:
         self.chunks = list(chunks)
         self.cover_min = cover_min  # share of a sentence's content words its chunk must hold
+        self.words_min = words_min  # share of all its words its chunk and pages must hold (0: not checked)
         self.page_count = page_count  # citations past it are dropped (0: no limit known)
         self.vectors = vectors
         self.encode = encode
@@ -165,7 +166,7 @@ class PageGrounder:
 
     def _supports(self, sentence: str, chunk: Chunk, first: int, last: int) -> tuple[bool, str]:
         pages = " ".join(self.page(p) for p in dict.fromkeys((first, last)))
-        return supports(sentence, chunk.text, pages, self.cover_min)
+        return supports(sentence, chunk.text, pages, self.cover_min, self.words_min)
 
     def _check_mark(self, sentence: str, chunk: Chunk, first: int, last: int, mark: str) -> tuple[bool, str, str]:
         """(supported, why not, the mark to cite): the model's mark when the chunk's words the sentence uses

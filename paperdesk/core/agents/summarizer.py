@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from paperdesk.core.agents.citations import CITATION, check_citations
-from paperdesk.core.agents.claims import SENTENCE_COVER
+from paperdesk.core.agents.claims import SENTENCE_COVER, SENTENCE_WORDS
 from paperdesk.core.agents.improve_scope import same_sections, sections_for, unchanged_reason
 from paperdesk.core.agents.page_grounding import PageGrounder
 from paperdesk.core.agents.section_gate import GroundingStats, gated_section
@@ -152,7 +152,8 @@ class Summarizer:
         paper = self.store.get_paper(paper_id)
         grounder = PageGrounder(chunks, vectors, self.embedder.encode,
                                 lambda page: self.store.page_text(paper_id, page) or "",
-                                paper.page_count if paper else 0, cover_min=SENTENCE_COVER)
+                                paper.page_count if paper else 0, cover_min=SENTENCE_COVER,
+                                words_min=SENTENCE_WORDS)
         grounder.title = paper.title if paper else ""
         return grounder
 
