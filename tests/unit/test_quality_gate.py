@@ -155,7 +155,7 @@ def test_extractive_quotes_key_sentences_with_their_pages():
     assert not {q[0] for q in again} & {q[0] for q in quotes}  # a sentence is quoted once per summary
 
 
-def run_gate(texts, notes=None):
+def run_gate(texts, notes=None, may_retry=lambda: True):
     """gated_section over scripted attempts, each fed word by word (pure orchestration: no model involved)."""
     calls, streamed = [], []
     stats = GroundingStats()
@@ -168,7 +168,7 @@ def run_gate(texts, notes=None):
         return False
 
     body = gated_section(attempt, grounder(), "results", "Results", stats, streamed.append, set(),
-                         (notes if notes is not None else []).append)
+                         (notes if notes is not None else []).append, may_retry=may_retry)
     return body, stats, calls, "".join(streamed)
 
 
@@ -199,6 +199,20 @@ def test_gate_makes_a_twice_failing_section_extractive():
     assert stats.to_json()["extractive_sections"] == ["Results"] and stats.cited == stats.sentences
 
 
+def test_a_section_past_the_summarys_retries_quotes_the_paper_at_once():
+    body, stats, calls, _ = run_gate([ENUMERATION, "Participants rated the tool as useful for reading."],
+                                     may_retry=lambda: False)
+    assert calls == [{}] and stats.regenerated == [] and stats.extractive_sections == ["Results"]
+    assert body.startswith(extractive.NOTE)
+
+
+def test_a_summary_retries_only_as_many_sections_as_its_budget():
+    from paperdesk.core.agents.summarizer import SECTION_RETRIES, RetryBudget
+
+    retries = RetryBudget(SECTION_RETRIES)
+    assert [retries.take() for _ in range(SECTION_RETRIES + 2)] == [True] * SECTION_RETRIES + [False, False]
+
+
 def test_two_repeats_in_a_row_stop_the_generation_and_are_not_shown():
     from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
     from paperdesk.core.cancel import CancelToken
@@ -214,3 +228,10 @@ def test_two_repeats_in_a_row_stop_the_generation_and_are_not_shown():
     gate.finish(complete=True)
     assert stop.cancelled and not user.cancelled and gate.loops == 2
     assert gate.kept == 1 and "".join(shown) == gate.text
+
+
+def test_thanks_and_funding_are_not_quoted_as_a_section():
+    assert extractive.prose("The trial compared two irrigation schedules on forty plots over three dry seasons.")
+    assert not extractive.prose("We are grateful to the station staff for the provision of the rainfall records.")
+    assert not extractive.prose("We thank the two reviewers for comments that improved this paper a great deal.")
+    assert not extractive.prose("This work was funded by the regional water board under a three-year programme.")

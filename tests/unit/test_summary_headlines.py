@@ -1,6 +1,6 @@
 """The opening's sentences that state figures, which the results section of a summary reads first."""
 
-from paperdesk.core.agents.summarizer import SENTENCE_COVER, figure_notes
+from paperdesk.core.agents.summarizer import SENTENCE_COVER, figure_notes, headline_quotes
 from paperdesk.core.agents.claims import COVER_MIN, SENTENCE_WORDS, supports
 from paperdesk.core.db.store import Chunk
 
@@ -45,3 +45,15 @@ def test_a_summary_sentence_framing_the_topic_in_words_its_page_lacks_is_unsuppo
     assert not ok and "of all its words" in why
     stated = "Soil cores from 40 wheat plots were dried, sieved and weighed, and nitrogen measured by combustion."
     assert supports(stated, PAGE, cover_min=SENTENCE_COVER, words_min=SENTENCE_WORDS) == (True, "")
+
+
+def test_a_results_section_stating_none_of_the_openings_figures_quotes_them():
+    chunk = Chunk(1, "p", 0, 1, 2, "Abstract", OPENING)
+    on_page = lambda sentence, c: (2, 2)  # noqa: E731  (the grounder's pages_for: the page holding it)
+    written = "The controller watered the rows from soil readings instead of a timer [p. 2]."
+    assert headline_quotes(written, chunk, on_page) == [
+        "- “Over one season on 12 rows it used 18% less water than a fixed timer” [p. 2].",
+        "- “Yields were 4.2 tonnes per hectare, as in 2019” [p. 2]."]
+    stating = "It used 18% less water, and yields held at 4.2 tonnes per hectare [p. 2]."
+    assert headline_quotes(stating, chunk, on_page) == ["- “The controller cost 1,250 euros to build” [p. 2]."]
+    assert headline_quotes(stating + " It cost 1,250 euros [p. 2].", chunk, on_page) == []

@@ -27,12 +27,16 @@ PURPOSES = {
 }
 SIMILAR = 0.85  # two candidates this close say the same thing; quote only one
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+# thanks and funding: an acknowledgement at the end of a section's last passage is no part of what it says
+_THANKS = re.compile(r"\bthank|\bgrateful\b|\bindebted\b|\bfunded by\b|\bfunding from\b", re.I)
 
 
 def prose(sentence: str) -> bool:
-    """A quotable sentence: 8-45 words, mostly plain words, no addresses, figures or headings."""
+    """A quotable sentence: 8-45 words, mostly plain words, no addresses, figures, headings or thanks."""
     tokens = sentence.split()
     if not 8 <= len(tokens) <= 45 or "@" in sentence or "http" in sentence or sentence.isupper():
+        return False
+    if _THANKS.search(sentence):
         return False
     if not sentence.rstrip().endswith((".", "!", "?")) or not sentence[:1].isupper():
         return False

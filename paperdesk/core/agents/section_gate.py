@@ -4,8 +4,8 @@ The summarizer (summaries and `improve`) hands each section's generation to
 `gated_section`: each sentence is checked as it is finished
 (sentence_stream.py: leaks, loops and unsupported sentences are dropped, the
 rest cited by code), so only checked text is streamed. An attempt that
-leaves no sentence is written again with other sampling settings, and a
-second such attempt makes the section extractive. What happened is added to
+leaves no sentence is written again with other sampling settings (while the
+summary's retries last), and a second such attempt makes the section extractive. What happened is added to
 a `GroundingStats`, which `summarize --json` reports.
 """
 
@@ -84,6 +84,7 @@ def gated_section(
     used: set[str],
     note: Callable[[str], None] = lambda _m: None,
     keep: str | None = None,
+    may_retry: Callable[[], bool] = lambda: True,
 ) -> str:
     """The checked body of one section, streamed through `emit` sentence by sentence as it passes.
 
@@ -92,12 +93,16 @@ def gated_section(
     cancelled. An attempt with no supported sentence has shown nothing, so it
     is written again, and a second such attempt makes the section the
     paper's own key sentences, or, when `keep` is given (an improve's
-    current text of the section), that text as it was. What happened goes
+    current text of the section), that text as it was. The second attempt is
+    made only when `may_retry()` grants it (a summary's retries are
+    bounded: each costs as long as writing a section). What happened goes
     to `note` (the status line), never into the section's text.
     """
     failures: list[str] = []
     for options in ({}, RETRY):
         if options:
+            if not may_retry():
+                break
             stats.regenerated.append(heading)
             note(f"{heading}: {failures[-1]}; writing it again")
         gate = SentenceGate(grounder, emit)

@@ -24,7 +24,8 @@ from typing import Any, Callable
 from paperdesk.core.agents.citations import CITATION, check_citations
 from paperdesk.core.agents.claims import SENTENCE_COVER, SENTENCE_WORDS
 from paperdesk.core.agents.improve_scope import same_sections, sections_for, unchanged_reason
-from paperdesk.core.agents.page_grounding import PageGrounder
+from paperdesk.core.agents import quality
+from paperdesk.core.agents.page_grounding import PageGrounder, page_mark
 from paperdesk.core.agents.section_gate import GroundingStats, gated_section
 from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
 from paperdesk.core.cancel import CancelToken
@@ -39,6 +40,10 @@ from paperdesk.core.ingest.tables import is_table_section
 SECTIONS = (("problem", "Problem"), ("method", "Method"), ("results", "Results"), ("limitations", "Limitations"))
 SKIP_SECTIONS = ("references", "bibliography", "acknowledg", "front matter", "keywords", "author contributions")
 MAX_EXCERPTS = 8
+# Sections of one summary (or one improve) written a second time when the first attempt left no sentence:
+# each retry costs as long as writing a section, so more of them push a summary past its time; a section
+# past the budget quotes the paper's own sentences (or, in an improve, keeps its text).
+SECTION_RETRIES = 1
 EXCERPT_WORDS = 220
 
 
@@ -92,23 +97,51 @@ def _excerpt(chunk: Chunk) -> str:
 
 
 HEADLINES = 3  # the opening's sentences stating figures that the results section reads first
+HEADLINE_QUOTES = 2  # of those, the most a results section quotes when it states none of their figures
 _FIGURE = re.compile(r"(?<![\w.,])(?:\d+(?:[.,]\d+)*\s*(?:%|percent\b)|\d+\.\d+(?![\w.])|\d{1,3}(?:,\d{3})+(?![\w.])|"
                      r"\d{3,}(?![\w.,]))")
 
 
-def figure_notes(chunk: Chunk, limit: int = HEADLINES) -> list[str]:
-    """The chunk's sentences that state a figure (a share, a decimal, a number of three digits or more), as
-    notes with their page, in the chunk's order: at most `limit`; a year, a footnote mark ("Doe1,2") or a small
-    count is not a figure, and a title block of more than 60 words is not a sentence."""
+def figures_of(text: str) -> set[str]:
+    """The figures `text` states (a share, a decimal, a number of three digits or more; not a year)."""
+    stated = {" ".join(m.group(0).split()) for m in _FIGURE.finditer(CITATION.sub(" ", text))}
+    return {f for f in stated if not re.fullmatch(r"(?:19|20)\d\d", f)}
+
+
+def figure_sentences(chunk: Chunk, limit: int = HEADLINES) -> list[str]:
+    """The chunk's sentences that state a figure, in the chunk's order: at most `limit`; a year, a footnote
+    mark ("Doe1,2") or a small count is not a figure, and a title block of more than 60 words is not a
+    sentence."""
     from paperdesk.core.agents.evidence import evidence_sentences
 
-    pages = (f"p. {chunk.page_start}" if chunk.page_start == chunk.page_end
-             else f"pp. {chunk.page_start}-{chunk.page_end}")  # the grounder moves it to the page that holds it
     out: list[str] = []
     for sentence in evidence_sentences(chunk.text):
-        stated = [m.group(0) for m in _FIGURE.finditer(CITATION.sub(" ", sentence))]
-        if any(not re.fullmatch(r"(?:19|20)\d\d", f.strip()) for f in stated) and 6 <= len(sentence.split()) <= 60:
-            out.append(f"- {sentence.rstrip('. ')} [{pages}].")
+        if figures_of(sentence) and 6 <= len(sentence.split()) <= 60:
+            out.append(sentence)
+        if len(out) == limit:
+            break
+    return out
+
+
+def figure_notes(chunk: Chunk, limit: int = HEADLINES) -> list[str]:
+    """figure_sentences as notes with their page."""
+    pages = (f"p. {chunk.page_start}" if chunk.page_start == chunk.page_end
+             else f"pp. {chunk.page_start}-{chunk.page_end}")  # the grounder moves it to the page that holds it
+    return [f"- {sentence.rstrip('. ')} [{pages}]." for sentence in figure_sentences(chunk, limit)]
+
+
+def headline_quotes(body: str, chunk: Chunk, page_of: Callable[[str, Chunk], tuple[int, int]],
+                    limit: int = HEADLINE_QUOTES) -> list[str]:
+    """Quoted lines ("- “...” [p. N].") of the opening's sentences stating figures that `body` (a written
+    results section) states none of: a paper's headline results are its abstract's figures, and a small
+    writer given them as notes often leaves them out. At most `limit`, in the paper's order."""
+    stated = figures_of(body)
+    out: list[str] = []
+    for sentence in figure_sentences(chunk):
+        if figures_of(sentence) & stated:
+            continue
+        out.append(f"- “{sentence.rstrip('. ')}” {page_mark(*page_of(sentence, chunk))}.")
+        stated |= figures_of(sentence)
         if len(out) == limit:
             break
     return out
@@ -181,6 +214,7 @@ class Summarizer:
         emit = on_token or (lambda _t: None)
         emit(parts[0])
         stats, used = GroundingStats(), set()
+        retries = RetryBudget(SECTION_RETRIES)
         # The problem is written from the opening excerpt, the other sections from the notes on the rest.
         opening_grounder = self.grounder(paper_id, excerpts[:1])
         rest_grounder = self.grounder(paper_id, excerpts[1:] or excerpts[:1])
@@ -195,7 +229,16 @@ class Summarizer:
                 prompt = f"{dialogue.strip()}\n\n{prompt}"
             grounder = opening_grounder if n == 1 else results_grounder if section == "results" else rest_grounder
             body = self._section(heading, prompt, "Notes on", n, emit, token, timings, start,
-                                 grounder, section, stats, used, progress)
+                                 grounder, section, stats, used, progress, retries=retries)
+            if section == "results" and headlines and opening is not None and not token.cancelled:
+                quoted = headline_quotes(body, opening, grounder.pages_for)
+                if quoted:
+                    added = "\n" + "\n".join(quoted)
+                    emit(added)
+                    body += added
+                    stats.sentences += len(quoted)
+                    stats.cited += len(quoted)
+                    used.update(" ".join(quality.words(q)) for q in quoted)
             parts.append(f"\n## {heading}\n{body}\n")
             if not token.cancelled:  # finished: stored now, so that a kill -9 keeps it
                 keep("interrupted")
@@ -282,6 +325,7 @@ class Summarizer:
         excerpts = pick_excerpts(self.store.chunks_of(paper_id), self.excerpts)
         grounder = self.grounder(paper_id, list(sources[:3]) + excerpts)
         stats, used = GroundingStats(), set()
+        retries = RetryBudget(SECTION_RETRIES)
         targets = sections_for(feedback, [key for key, _ in SECTIONS])
         for n, (section, heading) in enumerate(SECTIONS, start=1):
             old = old_sections.get(heading, "")
@@ -294,7 +338,7 @@ class Summarizer:
             if dialogue.strip():
                 prompt = f"{dialogue.strip()}\n\n{prompt}"
             text = self._section(heading, prompt, "Passages from", n, emit, token, timings, start,
-                                 grounder, section, stats, used, progress, keep=old or None)
+                                 grounder, section, stats, used, progress, keep=old or None, retries=retries)
             parts.append(f"\n## {heading}\n{text or old}\n")
         timings["total_s"] = time.perf_counter() - start
         supported = {p for c in grounder.chunks for p in range(c.page_start, c.page_end + 1)}
@@ -326,6 +370,7 @@ class Summarizer:
         used: set[str],
         note: ProgressCallback | None = None,
         keep: str | None = None,
+        retries: "RetryBudget | None" = None,
     ) -> str:
         """Stream one '## heading' section, sentence by sentence as each passes the gate; return its body."""
         header = f"\n## {heading}\n"
@@ -349,9 +394,24 @@ class Summarizer:
             if note is not None:
                 note(Progress(message, seed, len(SECTIONS), "sections"))
 
-        return gated_section(attempt, grounder, key, heading, stats, shown, used, status, keep)
+        return gated_section(attempt, grounder, key, heading, stats, shown, used, status, keep,
+                             retries.take if retries is not None else lambda: True)
 
     @staticmethod
     def _citation(page: int, excerpts: list[Chunk]) -> dict[str, Any]:
         source = next(c for c in excerpts if c.page_start <= page <= c.page_end)
         return {"page": page, "chunk_id": source.id, "quote": " ".join(source.text.split()[:30])}
+
+
+class RetryBudget:
+    """The second attempts one summary may still make."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def take(self) -> bool:
+        """Use one; False when none is left."""
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        return True
