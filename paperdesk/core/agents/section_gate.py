@@ -5,8 +5,9 @@ The summarizer (summaries and `improve`) hands each section's generation to
 (sentence_stream.py: leaks, loops and unsupported sentences are dropped, the
 rest cited by code), so only checked text is streamed. An attempt that
 leaves no sentence is written again with other sampling settings (while the
-summary's retries last), and a second such attempt makes the section extractive. What happened is added to
-a `GroundingStats`, which `summarize --json` reports.
+summary's retries last), and a second such attempt makes the section
+extractive. What happened is added to a `GroundingStats`, which
+`summarize --json` reports.
 """
 
 from __future__ import annotations
