@@ -87,9 +87,12 @@ def repeated_phrases(text: str, n: int = LOOP_N, sources: Sequence[str] = ()) ->
     """Phrases of `n` words (at least one of them a content word) that occur more than once, and more often
     than in `sources`: a sentence copied from a passage that says "the number of observations that are
     larger ... minus the number of observations that are smaller" repeats the paper's wording, not a loop."""
+    return _repeated(text, n, phrase_counts(sources, n))
+
+
+def _repeated(text: str, n: int, stated: Counter[tuple[str, ...]]) -> list[str]:
     tokens = words(text)
     grams = Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
-    stated = phrase_counts(sources, n) if sources else Counter()
     return [" ".join(g) for g, count in grams.items()
             if count > max(1, stated[g]) and any(w not in _STOP for w in g)]
 
@@ -145,9 +148,10 @@ def check(text: str, min_words: int = 4, sources: Sequence[str] = ()) -> Verdict
     reasons: list[str] = []
     if len(words(cleaned)) < min_words:
         reasons.append("empty")
-    loops = repeated_phrases(cleaned, sources=sources)
+    stated = phrase_counts(sources)  # counted once for the text and each of its sentences
+    loops = _repeated(cleaned, LOOP_N, stated)
     if loops:
-        inside = any(repeated_phrases(s, sources=sources) for s in split_sentences(cleaned))
+        inside = any(_repeated(s, LOOP_N, stated) for s in split_sentences(cleaned))
         reasons.append(f"loop {'inside a sentence' if inside else 'across sentences'}: {loops[0]!r}")
     if enumeration(cleaned):
         reasons.append("enumeration of one phrase")
