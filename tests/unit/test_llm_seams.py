@@ -51,6 +51,13 @@ def test_drop_repeats():
     assert drop_repeats("A cat. A cat. A dog.") == "A cat. A dog."
 
 
+def test_drop_repeats_keeps_lines_whole():
+    notes = "- Rows were watered at dusk [p. 2]. Each row had a sensor.\n\n- Rows were watered at dusk [p. 2].\n- A dog."
+    assert drop_repeats(notes) == "- Rows were watered at dusk [p. 2]. Each row had a sensor.\n- A dog."
+    assert drop_repeats("One [p. 4]. Two.\nOne [p. 4]. Three.") == "One [p. 4]. Two.\nThree."
+    assert drop_repeats("- A [p. 2].\n- B [p. 2].\n- C, as in Fig. 2. D.") == "- A [p. 2].\n- B [p. 2].\n- C, as in Fig. 2. D."
+
+
 def _gguf(path, template=None):
     def s(text):
         raw = text.encode()
