@@ -141,7 +141,7 @@ KEYS: tuple[Key, ...] = (
     Key("llm.remote_model", str, "", hint="model name the remote server serves (vLLM and Ollama need it)"),
     Key("llm.timeout", float, 120.0, _positive),
     Key("summary.section_tokens", int, 90, _positive, "tokens per summary section"),
-    Key("summary.map_tokens", int, 80, _positive, "tokens of notes per excerpt"),
+    Key("summary.map_tokens", int, 64, _positive, "tokens of notes per excerpt"),
     Key("summary.excerpts", int, 8, _positive,
         "passages (one per section, spread over the paper) the summary takes notes on: fewer is faster"),
     Key("answer.k", int, 5, _positive, "passages a sem-search answer is written from"),

@@ -1,7 +1,8 @@
 """Paper summaries that fit a small context: map (key points per excerpt) -> reduce (per section).
 
 Map: a handful of representative excerpts (one per body section, references
-and front matter skipped) each become bullet notes with page numbers.
+and front matter skipped) each become bullet notes with page numbers
+(summary_map.py: the worked example as a chat turn of its own, copied notes dropped).
 Reduce: each summary section (problem, method, results, limitations) is
 written from the notes and streamed sentence by sentence, each sentence
 shown only once it is grounded in the chunks it was written from
@@ -28,9 +29,9 @@ from paperdesk.core.agents import quality
 from paperdesk.core.agents.page_grounding import PageGrounder, page_mark
 from paperdesk.core.agents.section_gate import GroundingStats, gated_section
 from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
+from paperdesk.core.agents.summary_map import map_notes, map_request
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.llm.backend import Backend, generate
-from paperdesk.core.llm.repeats import drop_repeats
 from paperdesk.core.llm.requests import make_request
 from paperdesk.core.progress import Progress, ProgressCallback
 from paperdesk.core.prompts import render
@@ -148,7 +149,7 @@ def headline_quotes(body: str, chunk: Chunk, page_of: Callable[[str, Chunk], tup
 
 
 class Summarizer:
-    def __init__(self, store: Store, backend: Backend, section_tokens: int = 90, map_tokens: int = 80,
+    def __init__(self, store: Store, backend: Backend, section_tokens: int = 90, map_tokens: int = 64,
                  embedder: Any = None, excerpts: int = MAX_EXCERPTS) -> None:
         self.store = store
         self.backend = backend
@@ -265,14 +266,13 @@ class Summarizer:
         for n, chunk in enumerate(excerpts[1:], start=2):
             if token.cancelled:
                 break
-            result = generate(self.backend, make_request(
-                self.backend, render("summarize_map", excerpt=_excerpt(chunk)),
+            result = generate(self.backend, map_request(
+                self.backend, _excerpt(chunk),
                 max_tokens=self.map_tokens, stop=["\n\n", "Excerpt:"], temperature=0.2, seed=n), cancel=token)
-            for line in drop_repeats("-" + result.text).splitlines():
-                line = line.strip().lstrip("-• ").strip()
-                if len(CITATION.sub("", line).strip()) > 12:
-                    pages = range(chunk.page_start, chunk.page_end + 1)
-                    notes.append(check_citations(f"- {line}", paper.page_count, set(pages)).text)
+            found, echoed = map_notes(result.text, chunk, paper.page_count,
+                                      complete=result.finish_reason != "length")
+            notes += found
+            stats.leaks_removed += echoed
             if progress is not None:
                 progress(Progress("map", n - 1, len(excerpts) - 1, "excerpts"))
         timings["map_s"] = time.perf_counter() - map_start
