@@ -142,6 +142,17 @@ def test_a_sentence_cut_off_on_a_joining_word_is_not_shown_even_when_the_model_s
     assert "insights and" not in text and "documents with" not in text and "".join(streamed) == text
 
 
+def test_a_numbered_item_with_a_bold_label_is_checked_as_its_sentence(beyond):
+    """"1. **Label**: sentence" is list layout: the number is no sentence, the label no word of the text."""
+    streamed: list[str] = []
+    gate = SentenceGate(beyond, streamed.append)
+    gate.feed("Key points:\n\n1. **Background**: The authors argue that AI support for expository writing is "
+              "understudied [p. 4].\n2.")
+    text = gate.finish(complete=True)
+    assert text.startswith("The authors argue that AI support") and "**" not in text and "Background" not in text
+    assert gate.grounding.sentences == 1 and gate.grounding.unsupported == 0 and "".join(streamed).strip() == text
+
+
 def test_a_sentence_that_splits_once_its_marker_is_lifted_is_counted_as_the_text_reads(beyond):
     """"A.[p. 1] B." is one piece to the stream but two sentences in the text: each is checked and cited."""
     from paperdesk.core.agents import quality

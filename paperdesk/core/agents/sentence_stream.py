@@ -1,8 +1,8 @@
 """A generation streamed sentence by sentence, each one checked before anyone sees it.
 
 The model's tokens are held until a sentence is finished; the sentence then
-passes the same checks as the stored text: half-written citation markers
-are cleaned, echoed prompt scaffolding is dropped, a sentence that repeats a
+passes the same checks as the stored text: half-written citation markers,
+list numbers and markdown labels ("**Setup**: ...") are cleaned, echoed prompt scaffolding is dropped, a sentence that repeats a
 phrase already written (a loop) is dropped, and what no source chunk
 supports (page_grounding: meaning, words, numbers, names, DOIs) is dropped.
 Only what passes is emitted, with the page citation code placed, so the
@@ -26,6 +26,8 @@ _BULLET = re.compile(r"^\s*(?:[-•*]|\d{1,2}[.)])\s+")
 _UNFINISHED = re.compile(r"(?:[,;:(–-]|\b(?:and|or|but|nor|the|a|an|of|to|in|on|for|with|by|from|as|at|that|"
                          r"which|including|such as|like|than|between|into|via))\s*$", re.I)
 _MARKERS = re.compile(r"\s*\[[^\]]*\]\s*")
+_LIST_NUMBER = re.compile(r"^\s*\d{1,2}[.)]?\s*$")  # "1." split off a numbered item: not a sentence
+_LABEL = re.compile(r"^\*\*([^*\n]{1,60})\*\*\s*:\s*")  # "**Label**: " a model puts before an item's sentence
 
 
 class StopToken(CancelToken):
@@ -101,8 +103,10 @@ class SentenceGate:
 
     def _sentence(self, piece: str) -> None:
         bullet = _BULLET.match(piece)
+        if _LIST_NUMBER.match(piece):
+            return
         body = piece[bullet.end():] if bullet else piece.strip()
-        body = debris(body)
+        body = debris(_LABEL.sub("", body).replace("**", ""))  # markdown emphasis is layout, not words
         if not quality.words(body) or _UNFINISHED.search(_MARKERS.sub(" ", body).rstrip(" .")):
             return
         if quality.leaks(body) or (self._after_leak and body.endswith("?")):
