@@ -102,6 +102,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                          "sentences": len(sentences), "cited": sum(bool(CITATION.search(s)) for s in sentences),
                          "unsupported": len(bad), "unsupported_sentences": bad,
                          "extractive_sections": g.extractive_sections, "regenerated": g.regenerated,
+                         "timings": {k: round(v, 1) for k, v in result.timings.items()},
                          "model_sentences": g.kept,
                          "generated": g.generated, "text": result.text,
                          "leaked": sum(summary_figures.leaked(s) for s in sentences),
