@@ -1,12 +1,13 @@
 """A generation streamed sentence by sentence, each one checked before anyone sees it.
 
 The model's tokens are held until a sentence is finished; the sentence then
-passes the same checks as the stored text: half-written citation markers,
-list numbers and markdown labels ("**Setup**: ...") are cleaned, echoed prompt scaffolding is dropped, a sentence that repeats a
-phrase already written (a loop) is dropped, and what no source chunk
-supports (page_grounding: meaning, words, numbers, names, DOIs) is dropped.
-Only what passes is emitted, with the page citation code placed, so the
-streamed text is the stored text. Two loops in a row stop the generation.
+passes the same checks as the stored text: half-written citation markers, list
+numbers and markdown labels ("**Setup**: ...") are cleaned, echoed prompt
+scaffolding is dropped, a sentence that repeats a phrase already written (a
+loop) is dropped, and what no source chunk supports (page_grounding: meaning,
+words, numbers, names, DOIs) is dropped. Only what passes is emitted, with the
+page citation code placed, so the streamed text is the stored text. Two loops
+in a row stop the generation.
 """
 
 from __future__ import annotations

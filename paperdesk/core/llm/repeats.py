@@ -21,6 +21,6 @@ def drop_repeats(text: str) -> str:
                 continue
             seen.add(key)
             kept.append(sentence)
-        if kept and any(kept):
+        if any(kept):
             lines.append(" ".join(kept))
     return "\n".join(lines)
