@@ -28,7 +28,7 @@ _UNFINISHED = re.compile(r"(?:[,;:(–-]|\b(?:and|or|but|nor|the|a|an|of|to|in|o
                          r"which|including|such as|like|than|between|into|via))\s*$", re.I)
 _MARKERS = re.compile(r"\s*\[[^\]]*\]\s*")
 _LIST_NUMBER = re.compile(r"^\s*\d{1,2}[.)]?\s*$")  # "1." split off a numbered item: not a sentence
-_LABEL = re.compile(r"^\*\*([^*\n]{1,60})\*\*\s*:\s*")  # "**Label**: " a model puts before an item's sentence
+_LABEL = re.compile(r"^\*\*[^*\n]{1,60}\*\*\s*:\s*")  # "**Label**: " a model puts before an item's sentence
 
 
 class StopToken(CancelToken):
