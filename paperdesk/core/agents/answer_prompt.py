@@ -3,7 +3,8 @@
 Both put the passages as "[n] (Paper, p. N) words" so the model cites with the
 same [n] it reads, and both ask for the answer first: a chat model gets a
 system message and two worked turns (a figure from the first passage, a
-limitation from the third); a completion model gets two worked
+limitation from the third), and a question that asks two things
+("..., and why?") is asked for every part of it; a completion model gets two worked
 question/answer pairs and continues after "Answer:". The worked examples are on
 topics no paper shares (glaciers, soil microbes), and any sentence copied from
 them is dropped afterwards (attribution.drop_copied gets them as `examples`).
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from paperdesk.core.agents.question_parts import asks_two_things
 from paperdesk.core.prompts import render, template
 
 if TYPE_CHECKING:
@@ -38,7 +40,8 @@ def build(chat: bool, hits: Sequence["Hit"], passages: Sequence[str], question: 
     listed = sources(hits, passages)
     lead = f"{dialogue.strip()}\n\n" if dialogue.strip() else ""
     if chat:
-        messages = [{"role": "system", "content": template("answer_system").strip()}]
+        parts = " that answer every part of the question" if asks_two_things(question) else ""
+        messages = [{"role": "system", "content": render("answer_system", parts=parts).strip()}]
         for example in template("answer_example").split("\n===\n")[:turns]:  # worked turns: question, answer
             shown, reply = example.split("\n---\n", 1)
             messages += [{"role": "user", "content": shown.strip()}, {"role": "assistant", "content": reply.strip()}]
