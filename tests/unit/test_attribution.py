@@ -72,6 +72,16 @@ def test_extract_quotes_the_closest_prose_sentences_with_citations():
     assert split_sentences("One. Two! Three?") == ["One.", "Two!", "Three?"]
 
 
+def test_a_sentence_two_overlapping_chunks_space_differently_is_quoted_once():
+    passages = ["The covariate with the largest association to the bird count is the canopy cover (P =0.002).",
+                "The covariate with the largest association to the bird count is the canopy cover (P = 0.002).",
+                "Sunny stands with little canopy cover held more birds than darker stands."]
+    question = bag_of_words(["which covariate has the largest association to the bird count"])[0]
+    quoted = extract(question, passages, bag_of_words, limit=3)
+    assert quoted.count("largest association") == 1
+    assert "Sunny stands" in quoted
+
+
 def test_a_code_session_is_never_quoted_as_the_closest_sentence():
     passages = ["Below is the call that fits the serving size: R> fit <- fitdist(serving, \"weibull\") R> summary(fit) "
                 "the fitting of the distribution by maximum likelihood gives the serving size parameters.",

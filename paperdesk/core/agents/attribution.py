@@ -236,7 +236,7 @@ def extract(question_vector: np.ndarray, passages: Sequence[str], encode: Encode
         for sentence in split_sentences(" ".join(passage.split())):
             # the paper's own reference marks ("[20]", "[21, 33]") would read as our source numbers
             sentence = PAPER_REF.sub("", sentence)
-            key = " ".join(sentence.lower().split())
+            key = re.sub(r"[\W_]+", "", sentence.lower())  # overlapping chunks may space "P =0.002" apart
             if _prose(sentence) and WHOLE.match(sentence) and key not in seen:  # whole, and once (chunks overlap)
                 seen.add(key)
                 candidates.append((n, sentence))
