@@ -24,7 +24,7 @@ from paperdesk.core.agents.attribution import (
     trim_loops,
     usable,
 )
-from paperdesk.core.agents.answer_scope import off_question
+from paperdesk.core.agents.answer_scope import cites_unnamed_only, off_question
 from paperdesk.core.agents.passage_answer import answering_sentence, cut_quote
 from paperdesk.core.agents.restates import restates
 from paperdesk.core.agents.second_look import reads_new
@@ -195,9 +195,11 @@ def write(
         grounded = ground(generated.strip(), matrix, encode, passages, full_texts)
         text, removed, flagged = grounded.text, grounded.removed, grounded.numbers_flagged
         if not result.cancelled and template == "answer" and (supported_share(text) < SUPPORTED_MIN or
-                                                              off_question(library, text, question, hits)):
-            # Too little of it comes from the papers to stand as an answer, or it frames their facts in the
-            # question's words its passages lack: say so, with the closest passages.
+                                                              off_question(library, text, question, hits) or
+                                                              cites_unnamed_only(text, question, hits)):
+            # Too little of it comes from the papers to stand as an answer, it frames their facts in the
+            # question's words its passages lack, or it answers a question about one paper from others: say
+            # so, with the closest passages.
             quoted = extract(library.embedder.encode_query(question), passages, encode)
             text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NOTHING_FOUND), True
             if on_token is not None:
@@ -256,11 +258,13 @@ def _second_look(library: Library, backend: Backend, question: str, hits: list[H
 def quoted_answer(question: str, hits: list[Hit], texts: list[str], encode: Callable) -> str | None:  # type: ignore[type-arg]
     """The answer that quotes the passages' own sentence holding most of the question's words and the kind of
     fact asked for (passage_answer.answering_sentence), cited; None when no sentence does."""
-    held = answering_sentence(question, [(i, t, h.page_start, h.page_end) for i, (h, t) in enumerate(zip(hits, texts))],
-                              encode)
+    named = evidence.named_papers(question, hits)  # a question about one paper is answered from that paper
+    own = [(i, t, h.page_start, h.page_end) for i, (h, t) in enumerate(zip(hits, texts))
+           if not named or h.paper_id in named]
+    held = answering_sentence(question, own, encode)
     if held is None:
         return None
-    return f'{QUOTED} "{cut_quote(held[1])}" [{held[0] + 1}].'
+    return f'{QUOTED} "{cut_quote(held[1])}" [{own[held[0]][0] + 1}].'
 
 
 def restates_all(text: str, question: str) -> bool:

@@ -6,6 +6,9 @@ written piece [3]" from a passage about something else. Its number is in the pas
 pass; what gives it away is that the words it took from the question are not. A cited sentence whose words
 shared with the question are mostly absent from the pages it cites ties the papers' facts to a question
 they do not answer, and the answer is shown as not found instead (with the closest passages).
+
+Likewise a question that names a paper ("in the PaperMage paper") is about that paper: an answer that cites
+only other papers' passages answers something else, however well its words fit, and is not found either.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from paperdesk.core.agents.attribution import SOURCE_REF, split_sentences
-from paperdesk.core.agents.evidence import stems
+from paperdesk.core.agents.evidence import named_papers, stems
 
 if TYPE_CHECKING:
     from paperdesk.core.library.library import Hit, Library
@@ -51,6 +54,13 @@ def off_question(library: "Library", text: str, question: str, hits: Sequence["H
         if share is not None and share < HELD_MIN:
             return True
     return False
+
+
+def cites_unnamed_only(text: str, question: str, hits: Sequence["Hit"]) -> bool:
+    """The question names papers among `hits`, and `text` cites passages, none of them from those papers."""
+    named = named_papers(question, hits)
+    cited = {hits[n - 1].paper_id for n in _refs(text) if 1 <= n <= len(hits)}
+    return bool(named and cited) and not cited & named
 
 
 def _refs(sentence: str) -> list[int]:

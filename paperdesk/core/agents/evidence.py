@@ -177,7 +177,7 @@ def _role(question: str) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
     return (), None
 
 
-def _named_papers(question: str, hits: Sequence["Hit"]) -> set[str]:
+def named_papers(question: str, hits: Sequence["Hit"]) -> set[str]:
     """Papers whose short title (before its colon, e.g. "CiteSee", "Multi-LexSum") the question names."""
     asked = " ".join(question.lower().replace("’", "'").split())
     named = set()
@@ -269,7 +269,7 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
     qvec = encoder.encode_query(question)
     vectors = encoder.encode(flat)
     sections, _ = _role(question)
-    named = _named_papers(question, pool)
+    named = named_papers(question, pool)
     weights = word_weights(question, flat)
     top = max(h.score for h in pool) or 1.0
     ranked: list[tuple[float, int, str]] = []
