@@ -55,6 +55,9 @@ CANDIDATES = 15  # passages search proposes before they are re-ranked for the qu
 EVIDENCE_WORDS = 70  # words of each evidence window (its best sentence and neighbours) in the prompt
 LEAD = "The passages show that"
 RETRY = {"temperature": 0.7, "seed": 1001, "repeat_penalty": 1.3}  # the second attempt's sampling
+# Streamed before "not found" when the sentences streamed so far do not stand as the answer: on a terminal
+# they stay on screen, and must not read as one.
+WITHDRAWN = "(The answer above is withdrawn: its passages do not answer what was asked.)"
 
 
 def relevant(hits: list[Hit]) -> list[Hit]:
@@ -203,7 +206,7 @@ def write(
             quoted = extract(library.embedder.encode_query(question), passages, encode)
             text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NOTHING_FOUND), True
             if on_token is not None:
-                on_token(f"\n\n{text}")
+                on_token(f"\n\n{WITHDRAWN}\n\n{text}" if shown.strip() else f"\n\n{text}")
     if template == "answer" and not result.cancelled and (fallback or not_found or restates_all(text, question)):
         # before "not found": a passage's own sentence that holds the question's words answers it, quoted
         shown_before = text

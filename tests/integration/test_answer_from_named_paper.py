@@ -1,0 +1,37 @@
+"""A question that names a paper, answered from another paper's passage, is "not found" on a real library,
+and the stream says the sentence already shown is withdrawn (FakeLLM: a scripted text, not a model)."""
+
+import pytest
+
+from conftest import PAPERS
+from fake_llm import FakeLLM
+from paperdesk.core.agents import answer as answers
+
+pytestmark = pytest.mark.slow
+
+
+def test_an_answer_from_another_paper_than_the_named_one_is_withdrawn(library):
+    citesee = library.add_pdf(PAPERS / "2302.07302v1.pdf").paper
+    papermage = library.add_pdf(PAPERS / "papermage.pdf").paper
+    question = "In the PaperMage paper, how many seconds does it take to process a paper of 10-15 pages?"
+    # the passages read hold both papers (the rule reads which papers the question names among them)
+    hits = (answers.retrieve(library, question, 3, papers=[citesee.id]) +
+            answers.retrieve(library, question, 2, papers=[papermage.id]))
+    texts = library.store.chunks_by_ids([h.chunk_id for h in hits])
+    other = [n for n, h in enumerate(hits, start=1)
+             if h.paper_id == citesee.id and "5-15 seconds" in texts[h.chunk_id].text]
+    assert other, "CiteSee's processing-time passage should be among the passages read"
+    streamed: list[str] = []
+    result = answers.write(library, FakeLLM(f"A paper takes 5-15 seconds to process [{other[0]}]."), question,
+                           hits, on_token=streamed.append)
+    shown = "".join(streamed)
+    assert result.not_found and result.text.startswith(answers.NOT_FOUND), result.text
+    assert shown.index("5-15 seconds") < shown.index(answers.WITHDRAWN) < shown.index(answers.NOT_FOUND)
+    assert shown.rstrip().endswith(result.text)
+
+    unnamed = "How many seconds does it take to process a paper of 10-15 pages?"
+    hits = answers.retrieve(library, unnamed)
+    n = next(n for n, h in enumerate(hits, start=1) if "5-15 seconds" in
+             library.store.chunks_by_ids([h.chunk_id])[h.chunk_id].text)
+    kept = answers.write(library, FakeLLM(f"A paper takes 5-15 seconds to process [{n}]."), unnamed, hits)
+    assert not kept.not_found and "5-15 seconds" in kept.text  # no paper named: any paper may answer
