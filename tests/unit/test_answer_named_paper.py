@@ -5,11 +5,10 @@ Pure functions over hand-made hits and passages (invented papers and sentences);
 
 from __future__ import annotations
 
-import numpy as np
-
 from paperdesk.core.agents.answer import quoted_answer
 from paperdesk.core.agents.answer_scope import cites_unnamed_only
 from paperdesk.core.library.library import Hit
+from toy_encoders import BagOfWords
 
 GLACIER = "Glacierscope: Measuring Ice Loss from Orbit"
 SOILS = "Soil Microbes after Compost"
@@ -39,13 +38,8 @@ def test_an_uncited_answer_is_left_to_the_other_checks():
     assert not cites_unnamed_only("No passage says so.", question, HITS)
 
 
-def bag(texts):  # a word-count vector per text, NOT an embedding model: only which sentence is closest matters
-    words = sorted({w for t in texts for w in t.lower().split()})
-    vectors = np.array([[t.lower().split().count(w) for w in words] for t in texts], dtype=float)
-    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
-
-
 def test_the_quoted_fallback_quotes_only_the_named_paper():
+    bag = BagOfWords(64)  # word counts, NOT an embedding model: only which sentence is closest matters
     texts = ["The orbit camera resolves features of two metres on the ice surface.",
              "As in the Glacierscope campaign, each survey site was sampled for ice thickness twice a year.",
              "The orbit survey covered forty sites."]
