@@ -5,7 +5,9 @@ N; the rest are template questions), the questions that repeat an earlier one
 (discuss_check.repeated), the "not found" answers and how many of them the
 paper answers after all (discuss_answerable, a check apart from the teacher's),
 the teacher sentences that cite another paper, and the share of stored teacher
-sentences their cited page supports (discuss_check.supported); then the
+sentences their cited page supports (discuss_check.supported), and the
+questions and answer sentences that copy a run of six words from a prompt
+template (leaked; the annotated summary is drawn from them); then the
 totals, the writer model, and the machine's load average before and after.
 """
 
@@ -25,6 +27,7 @@ from paperdesk.core.config import Settings
 from paperdesk.core.discussion import Discussion, Event
 from paperdesk.core.library.library import Library
 from paperdesk.core.memory import MemoryGraph
+from paperdesk.core.prompt_leaks import leaks
 
 
 def run_all(args: argparse.Namespace, settings: Settings, files: Sequence[Path], built: Path | None = None,
@@ -71,6 +74,7 @@ def run_all(args: argparse.Namespace, settings: Settings, files: Sequence[Path],
                 "not_found_answerable": len(missed),
                 "other_paper": other_paper([t.answer for t in result.turns], paper.id),
                 "supported": good, "sentences": checked,
+                "leaked": leaked([t.question for t in result.turns], [t.answer for t in result.turns]),
                 "template_reasons": [t.question_check for t in result.turns if not t.phrased],
                 "roles_s": {k: round(v, 1) for k, v in result.timings.items() if k != "total_s"},
                 "answers": [t.answer for t in result.turns],
@@ -83,7 +87,8 @@ def run_all(args: argparse.Namespace, settings: Settings, files: Sequence[Path],
         library.close()
     load_after = os.getloadavg()
     total = {k: sum(r[k] for r in rows) for k in ("total_s", "turns", "phrased", "repeated", "not_found",
-                                                  "not_found_answerable", "other_paper", "supported", "sentences")}
+                                                  "not_found_answerable", "other_paper", "supported", "sentences",
+                                                  "leaked")}
     report = {"writer": writer, "turns": args.turns, "every": args.every, "cores": os.cpu_count(),
               "ingest_s": round(ingest_s, 1), "model_load_s": round(load_s, 1), "papers": rows,
               "totals": {**total, "total_s": round(total["total_s"], 1),
@@ -94,16 +99,22 @@ def run_all(args: argparse.Namespace, settings: Settings, files: Sequence[Path],
     lines = [f"{len(rows)} papers, N={args.turns}, K={args.every}, writer {writer}, {report['cores']} cores; "
              f"ingest {report['ingest_s']} s and model load {report['model_load_s']} s (not in the times)",
              f"{'paper':<22} {'time':>8} {'phrased':>8} {'repeated':>9} {'not found':>10} {'(answerable)':>13} "
-             f"{'other paper':>12} {'supported':>14}"]
+             f"{'other paper':>12} {'supported':>14} {'leaked':>7}"]
     for r in rows + [{"paper": "total", **total}]:
         share = f"{r['supported']}/{r['sentences']} ({r['supported'] / r['sentences']:.0%})" if r["sentences"] \
             else "0/0"
         lines.append(f"{r['paper']:<22} {r['total_s']:>7.1f}s {r['phrased']:>4}/{r['turns']:<3} {r['repeated']:>9} "
-                     f"{r['not_found']:>10} {r['not_found_answerable']:>13} {r['other_paper']:>12} {share:>14}")
+                     f"{r['not_found']:>10} {r['not_found_answerable']:>13} {r['other_paper']:>12} {share:>14} "
+                     f"{r['leaked']:>7}")
     lines.append(f"load average before {report['load_average_before']}, after {report['load_average_after']} "
                  f"(above {report['cores']} means other work shared these cores and inflated the times)")
     emit(report, args.json, lines)
     return 0
+
+
+def leaked(questions: Sequence[str], answers: Sequence[str]) -> int:
+    """Questions and answer sentences that copy a run of six words from a prompt template."""
+    return sum(leaks(q) for q in questions) + sum(leaks(s) for a in answers for s in split(a))
 
 
 def other_paper(answers: Sequence[str], own: str) -> int:

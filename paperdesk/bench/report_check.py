@@ -7,7 +7,9 @@ number in it is on them, every name with two capitals is on them, and at least
 It is *vacuous* when, once its marks are removed, it says nothing the question
 did not: every content word is one of the question's or a word about sources
 ("passages", "information", "provided"), as in "Based on the passages, here is
-how the papers evaluate summaries [2]".
+how the papers evaluate summaries [2]". A sentence of the answered sections,
+cited or not, is *leaked* when it holds a run of six words from a prompt
+template (core.prompt_leaks): a copied example reads like a finding.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from paperdesk.bench.discuss_check import WORDS_ON_PAGE, _COMMON, _NAME, _NUMBER, _WORD, _flat, split
+from paperdesk.core.prompt_leaks import leaks
 
 _SOURCE = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
 _END_SECTIONS = ("## Not answered", "## Left out of the plan", "## Sources", "## How this was researched",
@@ -33,10 +36,12 @@ class ReportCheck:
     sentences: int = 0  # sentences carrying a source mark
     supported: int = 0
     vacuous: int = 0
+    leaked: int = 0  # sentences, cited or not, copying a run of a prompt template
     papers: set[str] = field(default_factory=set)  # papers cited by supported sentences
     chunks: set[int] = field(default_factory=set)  # passages cited by supported sentences
     unsupported_text: list[str] = field(default_factory=list)
     vacuous_text: list[str] = field(default_factory=list)
+    leaked_text: list[str] = field(default_factory=list)
 
 
 def body(report: str) -> str:
@@ -83,6 +88,9 @@ def check(report: str, question: str, citations: Sequence[dict[str, Any]], page_
     out = ReportCheck()
     # a source mark then a full stop ends a sentence, whatever case the next one starts in ("flexmix() ...")
     for sentence in (part for piece in split(body(report)) for part in re.split(r"(?<=\]\.)\s+", piece) if part):
+        if leaks(sentence):
+            out.leaked += 1
+            out.leaked_text.append(sentence)
         marks = [int(n) for m in _SOURCE.finditer(sentence) for n in m.group(1).split(",")]
         cited = [by_n[n] for n in marks if n in by_n]
         if not cited:

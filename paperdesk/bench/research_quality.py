@@ -6,7 +6,8 @@ are on papers of the answer benchmark's tune half, three on its check half
 planner's plan, its steps, the agent loop, the check, the report) and the
 report is read by report_check, written apart from the report's own gates:
 per question, the supported cited sentences and the papers they come from
-(goal: >= 3 from >= 2 papers), vacuous cited sentences (goal: 0), the agent
+(goal: >= 3 from >= 2 papers), vacuous cited sentences (goal: 0), sentences
+copying a run of a prompt template (leaked, goal: 0), the agent
 loop's extra calls and how many of them gave a passage a supported sentence
 cites, the steps that failed, and the time.
 """
@@ -91,28 +92,30 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 "plan": [f"{s.id} {s.tool}" for s in result.plan.steps], "planner": result.plan.made_by,
                 "cited_sentences": found.sentences, "supported": found.supported, "papers": len(papers),
                 "holders_cited": sum(1 for h in holders if h in papers), "vacuous": found.vacuous,
+                "leaked": found.leaked,
                 "extra_calls": calls, "extra_calls_cited": added,
                 "failed_steps": [f"{s['id']} {s['tool']}: {s['error']}" for s in result.steps
                                  if s["status"] == "FAILED"],
                 "fallback": result.fallback, "unanswered": result.unanswered,
                 **({"report": result.report, "unsupported": found.unsupported_text, "vacuous_text": found.vacuous_text,
+                    "leaked_text": found.leaked_text,
                     "cited_papers": papers} if half == "tune" else {}),
             })
             note(f"  {seconds:.0f} s: {found.supported}/{found.sentences} supported from {len(papers)} papers, "
-                 f"{found.vacuous} vacuous, {calls} extra calls ({added} cited)")
+                 f"{found.vacuous} vacuous, {found.leaked} leaked, {calls} extra calls ({added} cited)")
         library.close()
-    goal = [r for r in rows if r["supported"] >= 3 and r["papers"] >= 2 and r["vacuous"] == 0]
-    report = {"questions": rows, "met_goal": len(goal), "of": len(rows),
+    goal = [r for r in rows if r["supported"] >= 3 and r["papers"] >= 2 and r["vacuous"] == 0 and r["leaked"] == 0]
+    report = {"questions": rows, "met_goal": len(goal), "of": len(rows), "leaked": sum(r["leaked"] for r in rows),
               "writer": getattr(getattr(backends.writer, "model_path", None), "stem", "remote")}
     lines = [f"{len(rows)} research questions over {len(pdfs)} papers (writer {report['writer']}); "
-             "goal per report: >= 3 supported cited sentences from >= 2 papers, 0 vacuous",
-             f"{'half':<6} {'time':>6} {'supported':>10} {'papers':>7} {'vacuous':>8} {'extra calls':>12} "
+             "goal per report: >= 3 supported cited sentences from >= 2 papers, 0 vacuous, 0 leaked",
+             f"{'half':<6} {'time':>6} {'supported':>10} {'papers':>7} {'vacuous':>8} {'leaked':>7} {'extra calls':>12} "
              f"{'failed':>7}  question"]
     for r in rows:
         lines.append(f"{r['half']:<6} {r['seconds']:>5.0f}s {r['supported']:>4}/{r['cited_sentences']:<5} "
-                     f"{r['papers']:>7} {r['vacuous']:>8} {r['extra_calls']:>6} ({r['extra_calls_cited']} cited) "
+                     f"{r['papers']:>7} {r['vacuous']:>8} {r['leaked']:>7} {r['extra_calls']:>6} ({r['extra_calls_cited']} cited) "
                      f"{len(r['failed_steps']):>7}  {r['question'][:70]}")
-    lines.append(f"met the goal: {len(goal)}/{len(rows)}")
+    lines.append(f"met the goal: {len(goal)}/{len(rows)}; leaked sentences: {report['leaked']}")
     emit(report, args.json, lines)
     return 0
 

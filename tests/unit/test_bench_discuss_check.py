@@ -58,3 +58,14 @@ def test_a_quote_matches_its_page_through_ligatures_and_footnote_marks():
     assert quoted("narrations of over five hundred words.") == (1, 1)
     assert quoted("narrations of over six hundred words.") == (0, 1)
     assert quoted("the SpaCy library 28 en_core_web_sm model.") == (0, 1)
+
+
+def test_questions_and_answer_sentences_copying_a_prompt_template_are_counted():
+    from paperdesk.bench.discuss_papers import leaked
+    from paperdesk.core.prompt_leaks import prompt_runs
+
+    copied = " ".join(sorted(prompt_runs())[0]).capitalize()
+    questions = ["What does the paper measure?", f"{copied}?"]
+    answers = [f"The paper measures recall [p. 3]. {copied} [p. 4].", "Not found in this paper."]
+    assert leaked(questions, answers) == 2
+    assert leaked(questions[:1], answers[1:]) == 0

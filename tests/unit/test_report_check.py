@@ -36,3 +36,16 @@ def test_a_sentence_that_only_restates_the_question_is_vacuous_even_when_cited()
 def test_uncited_sentences_and_list_items_are_not_counted():
     report = "# Q\n\nThe packages differ.\n\n- EM [1]\n"
     assert check(report, QUESTION, CITATIONS, page_text).sentences == 0
+
+
+def test_a_sentence_copying_a_prompt_template_is_counted_as_leaked_cited_or_not():
+    from paperdesk.core.prompt_leaks import prompt_runs
+
+    copied = " ".join(sorted(prompt_runs())[0]).capitalize()
+    report = (f"# Q\n\nThe mixture is fitted with the EM algorithm [1]. {copied} in this work [2]. "
+              f"{copied} again.\n")
+    found = check(report, QUESTION, CITATIONS, page_text)
+    assert found.leaked == 2
+    assert all(copied in s for s in found.leaked_text)
+    assert check("# Q\n\nThe mixture is fitted with the EM algorithm [1].\n", QUESTION, CITATIONS,
+                 page_text).leaked == 0
