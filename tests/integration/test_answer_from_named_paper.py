@@ -35,3 +35,17 @@ def test_an_answer_from_another_paper_than_the_named_one_is_withdrawn(library):
              library.store.chunks_by_ids([h.chunk_id])[h.chunk_id].text)
     kept = answers.write(library, FakeLLM(f"A paper takes 5-15 seconds to process [{n}]."), unnamed, hits)
     assert not kept.not_found and "5-15 seconds" in kept.text  # no paper named: any paper may answer
+
+
+def test_a_streamed_answer_that_only_says_the_question_back_is_withdrawn_before_its_replacement(library):
+    library.add_pdf(PAPERS / "2302.07302v1.pdf")
+    question = "How many seconds does it take to process a paper?"
+    restating = "It does take seconds to process a paper [1]."
+    assert answers.restates_all(restating, question)
+    hits = answers.retrieve(library, question)
+    streamed: list[str] = []
+    result = answers.write(library, FakeLLM(restating), question, hits, on_token=streamed.append)
+    shown = "".join(streamed)
+    assert result.text != restating
+    assert shown.index("It does take seconds") < shown.index(answers.RESTATED)
+    assert shown.rstrip().endswith(result.text)

@@ -58,6 +58,7 @@ RETRY = {"temperature": 0.7, "seed": 1001, "repeat_penalty": 1.3}  # the second 
 # Streamed before "not found" when the sentences streamed so far do not stand as the answer: on a terminal
 # they stay on screen, and must not read as one.
 WITHDRAWN = "(The answer above is withdrawn: its passages do not answer what was asked.)"
+RESTATED = "(The answer above is withdrawn: it only says the question back.)"
 
 
 def relevant(hits: list[Hit]) -> list[Hit]:
@@ -210,14 +211,16 @@ def write(
     if template == "answer" and not result.cancelled and (fallback or not_found or restates_all(text, question)):
         # before "not found": a passage's own sentence that holds the question's words answers it, quoted
         shown_before = text
+        restated = not (fallback or not_found)  # the streamed answer stands so far: it only said the question back
         quoted_text = quoted_answer(question, hits, full_texts, encode)
         if quoted_text is not None:
             text, fallback, not_found = quoted_text, False, False
-        elif not (fallback or not_found):  # the model only said the question back: nothing was answered
+        elif restated:  # nothing was answered
             quoted = extract(library.embedder.encode_query(question), passages, encode)
             text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NOTHING_FOUND), True
         if on_token is not None and text != shown_before and (quoted_text is not None or not_found):
-            on_token(f"\n\n{text}")  # a "not found" streamed above is not streamed again
+            # a "not found" streamed above is not streamed again; a streamed restatement is withdrawn first
+            on_token(f"\n\n{RESTATED}\n\n{text}" if restated and shown.strip() else f"\n\n{text}")
     used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(hits)})
     citations = [_source(n, hits[n - 1]) for n in used]
     timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
