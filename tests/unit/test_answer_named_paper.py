@@ -49,3 +49,34 @@ def test_the_quoted_fallback_quotes_only_the_named_paper():
     assert quoted_answer(unnamed, HITS, texts, bag).endswith("[2].")
     texts[2] = "Each survey site was sampled for ice thickness twice a year."
     assert quoted_answer(named, HITS, texts, bag).endswith("[3].")  # cited by its own number, not its rank
+
+
+SOIL_CARBON = "Carbon in Soils under Compost over Ten Years"
+
+
+def test_a_paper_described_by_its_title_words_is_named_for_the_answer_gates():
+    from paperdesk.core.agents.evidence import named_papers
+
+    hits = [hit(1, GLACIER, "glacier"), hit(2, SOILS, "soil"), hit(3, SOIL_CARBON, "carbon")]
+    question = "In the compost soil microbes study, how often was diversity sampled?"
+    assert named_papers(question, hits, described=True) == {"soil"}
+    assert named_papers(question, hits) == set()  # search's lift reads short titles only
+    assert named_papers("What does the orbital ice loss paper report for 2020?", hits, described=True) == {"glacier"}
+    # a catch-all question, a description no title holds, a plural: no paper is named
+    for unnamed in ("How often was diversity sampled?", "In the river delta study, how often was it sampled?",
+                    "What do the compost soil papers find?"):
+        assert named_papers(unnamed, hits, described=True) == set()
+
+
+def test_a_description_two_titles_hold_equally_names_neither():
+    from paperdesk.core.agents.evidence import named_papers
+
+    hits = [hit(1, SOILS, "soil"), hit(2, SOIL_CARBON, "carbon")]
+    assert named_papers("In the compost soil study, what was measured?", hits, described=True) == set()
+    assert named_papers("In the compost soil carbon study, what was measured?", hits, described=True) == {"carbon"}
+
+
+def test_an_answer_from_another_paper_than_the_described_one_is_not_an_answer():
+    question = "In the glacier ice loss paper, how many hours of field work were spent per site?"
+    assert cites_unnamed_only("The trial took three hours per plot [2].", question, HITS)
+    assert not cites_unnamed_only("It took three hours per site [1].", question, HITS)

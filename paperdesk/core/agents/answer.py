@@ -264,7 +264,7 @@ def _second_look(library: Library, backend: Backend, question: str, hits: list[H
 def quoted_answer(question: str, hits: list[Hit], texts: list[str], encode: Callable) -> str | None:  # type: ignore[type-arg]
     """The answer that quotes the passages' own sentence holding most of the question's words and the kind of
     fact asked for (passage_answer.answering_sentence), cited; None when no sentence does."""
-    named = evidence.named_papers(question, hits)  # a question about one paper is answered from that paper
+    named = evidence.named_papers(question, hits, described=True)  # a question about one paper: from it
     own = [(i, t, h.page_start, h.page_end) for i, (h, t) in enumerate(zip(hits, texts))
            if not named or h.paper_id in named]
     held = answering_sentence(question, own, encode)

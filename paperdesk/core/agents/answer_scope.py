@@ -58,7 +58,7 @@ def off_question(library: "Library", text: str, question: str, hits: Sequence["H
 
 def cites_unnamed_only(text: str, question: str, hits: Sequence["Hit"]) -> bool:
     """The question names papers among `hits`, and `text` cites passages, none of them from those papers."""
-    named = named_papers(question, hits)
+    named = named_papers(question, hits, described=True)
     cited = {hits[n - 1].paper_id for n in _refs(text) if 1 <= n <= len(hits)}
     return bool(named and cited) and not cited & named
 

@@ -177,15 +177,38 @@ def _role(question: str) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
     return (), None
 
 
-def named_papers(question: str, hits: Sequence["Hit"]) -> set[str]:
-    """Papers whose short title (before its colon, e.g. "CiteSee", "Multi-LexSum") the question names."""
+# "the <description> paper": how a question names one paper by what it is about
+_DESCRIBED = re.compile(r"\b(?:the|this|that)\s+((?:[\w'’().-]+\s+){1,8}?)"
+                        r"(?:paper|study|article|survey|vignette|report|letter|review)\b", re.I)
+DESCRIBED_WORDS = 2  # a description names a paper whose title holds at least this many of its words
+
+
+def named_papers(question: str, hits: Sequence["Hit"], described: bool = False) -> set[str]:
+    """Papers whose short title (before its colon, e.g. "CiteSee", "Multi-LexSum") the question names; with
+    `described`, else the one paper a description names ("the Arctic ice-edge bloom paper")."""
     asked = " ".join(question.lower().replace("’", "'").split())
     named = set()
     for hit in hits:
         short = hit.title.split(":", 1)[0].strip().lower()
         if 3 <= len(short) <= 40 and re.search(rf"(?<![a-z0-9]){re.escape(short)}(?![a-z0-9])", asked):
             named.add(hit.paper_id)
-    return named
+    return named or (described_paper(question, hits) if described else set())
+
+
+def described_paper(question: str, hits: Sequence["Hit"]) -> set[str]:
+    """The one paper whose title holds at least two of a description's words and half of them, more than
+    any other title among `hits` does, as a set of its id (empty when none or a tie)."""
+    titles = {h.paper_id: stems(h.title) for h in hits}
+    for description in _DESCRIBED.findall(question):
+        words = stems(description)
+        held = sorted(((len(words & title), pid) for pid, title in titles.items()), reverse=True)
+        if not held:
+            continue
+        most, pid = held[0]
+        runner_up = held[1][0] if len(held) > 1 else 0
+        if most >= DESCRIBED_WORDS and most >= len(words) / 2 and most > runner_up:
+            return {pid}
+    return set()
 
 
 def _sentence_scores(question: str, qvec: np.ndarray, sentences: Sequence[str], vectors: np.ndarray,
