@@ -283,7 +283,7 @@ def evidence_row(library: Any, settings: Settings, question: Question, paper_id:
 
         texts = reading(library, question.question, hits, full, settings["answer.reading_words"], encoder=reader)
     else:
-        texts = windows(library, question.question, hits, full, EVIDENCE_WORDS, encoder=reader)
+        texts = windows(library, question.question, hits, full, EVIDENCE_WORDS, encoder=reader, distinct=True)
     elapsed = time.perf_counter() - start
     held = is_correct(" ".join(texts), question)
     placed = any(h.paper_id == paper_id and any(h.page_start <= p <= h.page_end for p in question.pages)

@@ -6,6 +6,7 @@ import pytest
 from conftest import PAPERS
 from fake_llm import FakeLLM
 from paperdesk.core.agents import answer as answers
+from paperdesk.core.agents.attribution import split_sentences
 
 pytestmark = pytest.mark.slow
 
@@ -49,3 +50,33 @@ def test_a_streamed_answer_that_only_says_the_question_back_is_withdrawn_before_
     assert result.text != restating
     assert shown.index("It does take seconds") < shown.index(answers.RESTATED)
     assert shown.rstrip().endswith(result.text)
+
+
+
+def _listed(writer: FakeLLM) -> list[str]:
+    """The passages of the writer's first prompt, as listed ("[n] (PaperMage, p. N) ...")."""
+    request = writer.requests[0]
+    prompt = request.prompt or "\n".join(m["content"] for m in request.messages or [])
+    return [line for line in prompt.splitlines() if line.startswith("[") and "(PaperMage" in line]
+
+
+def test_a_passage_found_twice_shows_what_its_first_window_did_not(library):
+    library.add_pdf(PAPERS / "papermage.pdf")
+    question = "How many seconds does it take to process a paper of 10-15 pages?"
+    hits = answers.retrieve(library, question, 2)
+    writer = FakeLLM("It takes a few seconds [1].")
+    answers.write(library, writer, question, [hits[0], hits[0], hits[1]])
+    first, again = (set(split_sentences(line.split(") ", 1)[1])) - {"…"} for line in _listed(writer)[:2])
+    assert first and again and not first & again  # the same chunk read again: its other sentences
+
+
+def test_a_passage_with_nothing_new_is_left_out_and_the_rest_keep_their_order(library, monkeypatch):
+    library.add_pdf(PAPERS / "papermage.pdf")
+    question = "How many seconds does it take to process a paper of 10-15 pages?"
+    hits = answers.retrieve(library, question, 3)
+    shown = ["Processing takes a few seconds.", "", "The toolkit is written in Python."]
+    monkeypatch.setattr(answers.evidence, "windows", lambda *args, **kwargs: list(shown))
+    writer = FakeLLM("It takes a few seconds [1].")
+    result = answers.write(library, writer, question, hits)
+    assert [line.split(") ", 1)[1] for line in _listed(writer)] == [shown[0], shown[2]]
+    assert [h.chunk_id for h in result.hits] == [hits[0].chunk_id, hits[2].chunk_id]

@@ -130,7 +130,9 @@ def write(
         kept = [i for i, p in enumerate(passages) if p.strip()] or [0]
         hits, texts, passages = [hits[i] for i in kept], [texts[i] for i in kept], [passages[i] for i in kept]
     else:
-        passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS, encoder=reader)
+        passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS, encoder=reader, distinct=True)
+        kept = [i for i, p in enumerate(passages) if p.strip()] or [0]  # a passage with nothing new is not read
+        hits, texts, passages = [hits[i] for i in kept], [texts[i] for i in kept], [passages[i] for i in kept]
     chat = bool(backend.chat_template)
 
     def prompt_for(n_hits: int) -> tuple[str, list[dict[str, str]] | None, str, str]:

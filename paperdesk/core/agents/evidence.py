@@ -320,9 +320,13 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
 
 
 def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Sequence[str], words: int,
-            extras: bool = True, encoder: "SentenceEncoder | None" = None) -> list[str]:
+            extras: bool = True, encoder: "SentenceEncoder | None" = None, distinct: bool = False) -> list[str]:
     """Each passage's evidence window for `question`, in the given order (nothing filtered); without `extras`,
-    only the best sentence and its neighbours (no second sentence after a gap)."""
+    only the best sentence and its neighbours (no second sentence after a gap).
+
+    With `distinct`, a sentence an earlier window already shows is left out of a later passage (neighbouring
+    chunks overlap, and one page is often found twice), so that window's room goes to sentences not yet
+    read; a passage with nothing new gets an empty window, for the caller to leave out."""
     per_hit = [evidence_sentences(t) or [" ".join(t.split())] for t in texts]
     flat = [s for sentences in per_hit for s in sentences]
     if not flat:
@@ -332,11 +336,29 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
     vectors = encoder.encode(flat)
     weights = word_weights(question, flat)
     out, at = [], 0
+    shown = " "  # the windows so far, as plain words between spaces
     for sentences in per_hit:
         scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights)
-        out.append(window(sentences, scores, words, typed, extras))
         at += len(sentences)
+        if distinct:
+            fresh = [i for i, s in enumerate(sentences) if f" {_plain_words(s)} " not in shown]
+            if not fresh:
+                out.append("")
+                continue
+            sentences, scores = [sentences[i] for i in fresh], scores[fresh]
+            typed = fresh.index(typed) if typed in fresh else None
+        text = window(sentences, scores, words, typed, extras)
+        shown += _plain_words(text) + " "
+        out.append(text)
     return out
+
+
+def _plain_words(text: str) -> str:
+    """The text's words, lower case, one space apart: the same sentence cut from two chunks compares equal."""
+    return " ".join(_PLAIN.findall(text.lower()))
+
+
+_PLAIN = re.compile(r"\w+")
 
 
 PASSAGE_RANK = 0.02  # in `reading`, a later passage's sentence must fit this much better per rank to come first
