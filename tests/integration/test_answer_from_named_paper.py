@@ -80,3 +80,14 @@ def test_a_passage_with_nothing_new_is_left_out_and_the_rest_keep_their_order(li
     result = answers.write(library, writer, question, hits)
     assert [line.split(") ", 1)[1] for line in _listed(writer)] == [shown[0], shown[2]]
     assert [h.chunk_id for h in result.hits] == [hits[0].chunk_id, hits[2].chunk_id]
+
+
+def test_without_distinct_every_passage_keeps_its_place_and_number(library):
+    library.add_pdf(PAPERS / "papermage.pdf")
+    question = "How many seconds does it take to process a paper of 10-15 pages?"
+    hits = answers.retrieve(library, question, 1)
+    writer = FakeLLM("It takes a few seconds [2].")
+    result = answers.write(library, writer, question, [hits[0], hits[0]], distinct=False)
+    first, second = (line.split(") ", 1)[1] for line in _listed(writer))
+    assert first == second  # a draft's [2] still means its second source
+    assert [h.chunk_id for h in result.hits] == [hits[0].chunk_id] * 2

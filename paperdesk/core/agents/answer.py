@@ -98,6 +98,7 @@ def write(
     select: bool = False,
     reading: int = 0,
     second_look: int = 0,
+    distinct: bool = True,
     **values: str,
 ) -> AnswerResult:
     """Generate text from `hits` with prompt `template`, then ground it: every [n] checked, sentences attributed.
@@ -111,6 +112,8 @@ def write(
     An answer that would say "not found" from the passages' best sentences and neighbours reads, with
     `second_look` > 0, that many words of the passages' best-fitting sentences wherever they stand
     (evidence.reading) and is written once more; it stays "not found" unless that answer holds up.
+    With `distinct`, no sentence is shown twice and a passage with nothing new is left out, so the answer's
+    [n] number its `hits` (the result's) as read; without it, every passage keeps its place and number.
     """
     if template == "answer" and select and hits and backend.capabilities.json_schema:
         picked = write_selected(library, backend, question, hits, on_token, cancel, max_tokens, note, dialogue)
@@ -130,7 +133,8 @@ def write(
         kept = [i for i, p in enumerate(passages) if p.strip()] or [0]
         hits, texts, passages = [hits[i] for i in kept], [texts[i] for i in kept], [passages[i] for i in kept]
     else:
-        passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS, encoder=reader, distinct=True)
+        passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS, encoder=reader,
+                                    distinct=distinct)
         kept = [i for i, p in enumerate(passages) if p.strip()] or [0]  # a passage with nothing new is not read
         hits, texts, passages = [hits[i] for i in kept], [texts[i] for i in kept], [passages[i] for i in kept]
     chat = bool(backend.chat_template)

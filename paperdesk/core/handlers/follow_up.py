@@ -59,7 +59,8 @@ def answer_citation(desk: "Desk", command: Command, routed: dict[str, Any]) -> O
         writer_question(command.text)
     result = answers.write(desk.library, desk.backend, question, hits, "answer",
                            on_token=renumber.feed, cancel=desk.cancel_token,
-                           max_tokens=desk.settings["answer.max_tokens"], note=desk.progress)  # no dialogue: its "[5]" is the writer's [1]
+                           max_tokens=desk.settings["answer.max_tokens"], note=desk.progress,
+                           distinct=False)  # the draft's numbers are fixed: every passage keeps its [n]  # no dialogue: its "[5]" is the writer's [1]
     renumber.close()
     answered = result.text
     if not result.cancelled and 1 not in {c["n"] for c in result.citations}:  # it did not say what [n] says

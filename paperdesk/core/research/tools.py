@@ -195,6 +195,7 @@ def answer(ctx: ToolContext, params: dict[str, Any], inputs: dict[str, Any]) -> 
             from paperdesk.core.errors import CancelledError
 
             raise CancelledError("cancelled")
+        hits = result.hits or hits  # the passages as read and numbered (one with nothing new is left out)
         if len(grouped) > 1:  # a sentence on another part's paper, written from this part's passages: dropped
             result.text, _ = paper_answers.drop_foreign(result.text, foreign)
             marks = {int(n) for n in SOURCE_REF.findall(result.text)}
