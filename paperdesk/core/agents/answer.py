@@ -130,13 +130,11 @@ def write(
     reader = sentence_encoder(library.settings, library.embedder)  # picks the sentences the writer reads
     if template == "answer" and reading > 0:  # one budget over all passages, where the fitting sentences are
         passages = evidence.reading(library, question, hits, texts, reading, encoder=reader)
-        kept = [i for i, p in enumerate(passages) if p.strip()] or [0]
-        hits, texts, passages = [hits[i] for i in kept], [texts[i] for i in kept], [passages[i] for i in kept]
     else:
         passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS, encoder=reader,
                                     distinct=distinct)
-        kept = [i for i, p in enumerate(passages) if p.strip()] or [0]  # a passage with nothing new is not read
-        hits, texts, passages = [hits[i] for i in kept], [texts[i] for i in kept], [passages[i] for i in kept]
+    kept = [i for i, p in enumerate(passages) if p.strip()] or [0]  # a passage with nothing (new) to read is left out
+    hits, texts, passages = [hits[i] for i in kept], [texts[i] for i in kept], [passages[i] for i in kept]
     chat = bool(backend.chat_template)
 
     def prompt_for(n_hits: int) -> tuple[str, list[dict[str, str]] | None, str, str]:

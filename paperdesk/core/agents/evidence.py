@@ -48,6 +48,7 @@ _FRONT_MATTER = re.compile(r"Permission to make digital or hard copies|ACM Refer
                            r"Copyright held by|Publication rights licensed|^\s*(?:CCS CONCEPTS|KEYWORDS)\b|@\w+\.\w+",
                            re.I)
 _WORD = re.compile(r"[a-z][a-z0-9-]{2,}")
+_PLAIN = re.compile(r"\w+")  # every word and number, for telling whether a sentence was shown already
 _STOP = frozenset("the and for are was were what which does did how many much paper papers authors author this that "
                   "with from have has into their they them its use used using about between when where who why "
                   "according name named point out make give says said show shows can could would should".split())
@@ -321,7 +322,7 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
 
 def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Sequence[str], words: int,
             extras: bool = True, encoder: "SentenceEncoder | None" = None, distinct: bool = False) -> list[str]:
-    """Each passage's evidence window for `question`, in the given order (nothing filtered); without `extras`,
+    """Each passage's evidence window for `question`, in the given order (no passage left out); without `extras`,
     only the best sentence and its neighbours (no second sentence after a gap).
 
     With `distinct`, a sentence an earlier window already shows is left out of a later passage (neighbouring
@@ -356,9 +357,6 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
 def _plain_words(text: str) -> str:
     """The text's words, lower case, one space apart: the same sentence cut from two chunks compares equal."""
     return " ".join(_PLAIN.findall(text.lower()))
-
-
-_PLAIN = re.compile(r"\w+")
 
 
 PASSAGE_RANK = 0.02  # in `reading`, a later passage's sentence must fit this much better per rank to come first
