@@ -135,7 +135,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     result = answer(library, make_backend(settings), question, k=args.k, on_token=_stream(args),
                     max_tokens=settings["answer.max_tokens"], memory=memory, recall_k=settings["memory.recall"],
                     select=settings["answer.select"], reading=settings["answer.reading_words"],
-                    second_look=settings["answer.second_look"],
+                    second_look=settings["answer.second_look"], seed=settings["answer.seed"],
                     note=None if args.json else lambda p: print(f"\n({p.stage})", file=sys.stderr, flush=True))
     if args.json:
         print_json(result.to_json())

@@ -255,7 +255,8 @@ def ask_json(library: Any, backend: Any, settings: Settings, question: str) -> d
 
     result = answer(library, backend, question, k=settings["answer.k"], max_tokens=settings["answer.max_tokens"],
                     memory=None, recall_k=0, select=settings["answer.select"],
-                    reading=settings["answer.reading_words"], second_look=settings["answer.second_look"])
+                    reading=settings["answer.reading_words"], second_look=settings["answer.second_look"],
+                    seed=settings["answer.seed"])
     return result.to_json()
 
 

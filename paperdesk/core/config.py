@@ -153,6 +153,9 @@ KEYS: tuple[Key, ...] = (
     Key("answer.second_look", int, 450, lambda v: v >= 0,
         "an answer not found in each passage's best sentences is written again from this many words of the "
         "passages' best-fitting sentences; 0 = off"),
+    Key("answer.seed", int, 1, lambda v: v >= 0,
+        "sampling seed of an answer's first draw: the same seed and passages give the same answer, another "
+        "seed another draw (how much answers move between draws is what a benchmark's difference must beat)"),
     Key("answer.reader", str, "",
         hint="sentence embedder that picks the sentences an answer reads: a catalogue name (all-mpnet-base-v2) "
              "or a model folder; \"\" or not installed: search's embedder"),

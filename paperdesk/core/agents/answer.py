@@ -99,6 +99,7 @@ def write(
     reading: int = 0,
     second_look: int = 0,
     distinct: bool = True,
+    seed: int = 1,
     **values: str,
 ) -> AnswerResult:
     """Generate text from `hits` with prompt `template`, then ground it: every [n] checked, sentences attributed.
@@ -114,6 +115,7 @@ def write(
     (evidence.reading) and is written once more; it stays "not found" unless that answer holds up.
     With `distinct`, no sentence is shown twice and a passage with nothing new is left out, so the answer's
     [n] number its `hits` (the result's) as read; without it, every passage keeps its place and number.
+    `seed` is the first draw's sampling seed (the retry has its own).
     """
     if template == "answer" and select and hits and backend.capabilities.json_schema:
         picked = write_selected(library, backend, question, hits, on_token, cancel, max_tokens, note, dialogue)
@@ -165,7 +167,7 @@ def write(
     failures: list[str] = []
     dropped: list[Dropped] = []
     leaks = recited = 0
-    for options in ({"temperature": 0.2, "seed": 1, "repeat_penalty": 1.15}, RETRY):
+    for options in ({"temperature": 0.2, "seed": seed, "repeat_penalty": 1.15}, RETRY):
         if failures and note is not None:  # what happened goes to the status line, never into the answer
             note(Progress(f"answer: {failures[-1]}; writing it again", 2, 2, "attempts"))
         request = (GenerationRequest(messages=messages, max_tokens=max_tokens, stop=STOPS, **options) if messages
@@ -233,12 +235,13 @@ def write(
     if template != "answer" or second_look <= 0 or reading > 0 or result.cancelled or not (fallback or not_found):
         return first
     return _second_look(library, backend, question, offered, first, " ".join(passages), second_look, on_token,
-                        cancel, max_tokens, dialogue, note, start)
+                        cancel, max_tokens, dialogue, note, start, seed)
 
 
 def _second_look(library: Library, backend: Backend, question: str, hits: list[Hit], first: AnswerResult,
                  first_read: str, words: int, on_token: Callable[[str], None] | None, cancel: CancelToken | None,
-                 max_tokens: int, dialogue: str, note: ProgressCallback | None, start: float) -> AnswerResult:
+                 max_tokens: int, dialogue: str, note: ProgressCallback | None, start: float,
+                 seed: int = 1) -> AnswerResult:
     """The answer written again from `words` words of the passages' best-fitting sentences wherever they
     stand, when the first, from each passage's best sentence and neighbours (`first_read`), was "not found":
     the sentence that states it is often a passage's second or third best, away from the first. `first`
@@ -247,7 +250,7 @@ def _second_look(library: Library, backend: Backend, question: str, hits: list[H
     if note is not None:
         note(Progress("answer: not in the passages' best sentences; reading more of them", 2, 2, "attempts"))
     wider = write(library, backend, question, hits, on_token=None, cancel=cancel, max_tokens=max_tokens,
-                  dialogue=dialogue, reading=words)
+                  dialogue=dialogue, reading=words, seed=seed)
     if wider.cancelled:
         first.cancelled = True
         return first
@@ -297,13 +300,14 @@ def answer(
     select: bool = False,
     reading: int = 0,
     second_look: int = 0,
+    seed: int = 1,
 ) -> AnswerResult:
     """Search (the library, and the pages `memory` recalls), then answer citing the passages found."""
     start = time.perf_counter()
     hits = retrieve(library, question, k, memory=memory, recall_k=recall_k)
     search_s = time.perf_counter() - start
     result = write(library, backend, question, hits, on_token=on_token, cancel=cancel, max_tokens=max_tokens,
-                   note=note, select=select, reading=reading, second_look=second_look)
+                   note=note, select=select, reading=reading, second_look=second_look, seed=seed)
     result.timings["search_s"] = search_s
     result.timings["first_token_s"] = result.timings.get("first_token_s", 0.0) + search_s
     result.timings["total_s"] = time.perf_counter() - start
