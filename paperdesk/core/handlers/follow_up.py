@@ -60,6 +60,7 @@ def answer_citation(desk: "Desk", command: Command, routed: dict[str, Any]) -> O
     result = answers.write(desk.library, desk.backend, question, hits, "answer",
                            on_token=renumber.feed, cancel=desk.cancel_token,
                            max_tokens=desk.settings["answer.max_tokens"], note=desk.progress,
+                           seed=desk.settings["answer.seed"],
                            distinct=False)  # the draft's numbers are fixed: every passage keeps its [n]  # no dialogue: its "[5]" is the writer's [1]
     renumber.close()
     answered = result.text
