@@ -241,7 +241,7 @@ def write(
 def _second_look(library: Library, backend: Backend, question: str, hits: list[Hit], first: AnswerResult,
                  first_read: str, words: int, on_token: Callable[[str], None] | None, cancel: CancelToken | None,
                  max_tokens: int, dialogue: str, note: ProgressCallback | None, start: float,
-                 seed: int = 1) -> AnswerResult:
+                 seed: int) -> AnswerResult:
     """The answer written again from `words` words of the passages' best-fitting sentences wherever they
     stand, when the first, from each passage's best sentence and neighbours (`first_read`), was "not found":
     the sentence that states it is often a passage's second or third best, away from the first. `first`

@@ -57,11 +57,12 @@ def answer_citation(desk: "Desk", command: Command, routed: dict[str, Any]) -> O
     renumber = Renumber(numbers, stream)
     question = f"{writer_question(command.text)} (in answer to: {draft.query})" if draft.query else \
         writer_question(command.text)
+    # no dialogue: its "[5]" is the writer's [1]; not distinct: the draft's numbers are fixed, so every
+    # passage keeps its [n]
     result = answers.write(desk.library, desk.backend, question, hits, "answer",
                            on_token=renumber.feed, cancel=desk.cancel_token,
                            max_tokens=desk.settings["answer.max_tokens"], note=desk.progress,
-                           seed=desk.settings["answer.seed"],
-                           distinct=False)  # the draft's numbers are fixed: every passage keeps its [n]  # no dialogue: its "[5]" is the writer's [1]
+                           seed=desk.settings["answer.seed"], distinct=False)
     renumber.close()
     answered = result.text
     if not result.cancelled and 1 not in {c["n"] for c in result.citations}:  # it did not say what [n] says
