@@ -185,6 +185,9 @@ def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "on_target_share": round(sum(r["on_target"] for r in answerable) / m, 3),
             "absent": len(absent), "honest": sum(r["correct"] for r in absent),
             "said_not_found": sum(bool(r.get("not_found")) for r in answerable),
+            # the writer's first reading (its evidence windows) held the answer, and of those how many it got right
+            "held": sum(bool(r.get("held")) for r in answerable),
+            "held_correct": sum(bool(r.get("held")) and r["correct"] for r in answerable),
             "leaked": sum(bool(r.get("leaked")) for r in rows),
             "median_s": round(statistics.median([r["time_s"] for r in rows]), 2) if rows else 0.0}
 
@@ -204,6 +207,8 @@ def total_line(label: str, total: dict[str, Any]) -> str:
                      f"({total['on_target_share']:.0%})")
         if total["said_not_found"]:
             parts.append(f"said not found {total['said_not_found']}")
+        if total["held"]:
+            parts.append(f"read the answer {total['held']}, of them right {total['held_correct']}")
     if total["absent"]:
         parts.append(f"absent honest {total['honest']}/{total['absent']}")
     if total["leaked"]:
@@ -408,6 +413,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             result = ask_json(library, backend, model_settings, q.question)
             row = score(result, q, ids[q.paper])
             row["time_s"] = round(time.perf_counter() - start, 2)
+            if q.kind != ABSENT:  # did the windows the writer read first hold the answer? (not timed)
+                row["held"] = evidence_row(library, model_settings, q, ids[q.paper])["held"]
             rows.append(row)
             if saved:
                 with saved.open("a", encoding="utf-8") as out:

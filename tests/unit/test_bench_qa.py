@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.bench.qa import Question, QuestionFileError, is_correct, load_questions, score, totals
+from paperdesk.bench.qa import (Question, QuestionFileError, is_correct, load_questions, score, total_line,
+                               totals)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -77,12 +78,21 @@ def test_on_target_means_a_cited_passage_of_that_paper_spans_a_supporting_page()
 
 
 def test_totals() -> None:
-    rows = [{"correct": True, "on_target": True, "time_s": 1.0}, {"correct": False, "on_target": True, "time_s": 5.0},
+    rows = [{"correct": True, "on_target": True, "time_s": 1.0, "held": True},
+            {"correct": False, "on_target": True, "time_s": 5.0, "held": True},
             {"correct": True, "on_target": False, "time_s": 3.0},
             {"kind": "absent", "correct": True, "on_target": False, "time_s": 2.0, "leaked": True}]
     assert totals(rows) == {"questions": 4, "correct": 3, "accuracy": 0.75, "answerable": 3, "answerable_correct": 2,
                             "on_target": 2, "on_target_share": 0.667, "absent": 1, "honest": 1,
-                            "said_not_found": 0, "leaked": 1, "median_s": 2.5}
+                            "said_not_found": 0, "held": 2, "held_correct": 1, "leaked": 1, "median_s": 2.5}
+
+
+def test_the_total_line_splits_misses_between_the_reading_and_the_writer() -> None:
+    rows = [{"correct": True, "on_target": True, "time_s": 1.0, "held": True},
+            {"correct": False, "on_target": False, "time_s": 1.0, "held": True},
+            {"correct": False, "on_target": False, "time_s": 1.0, "held": False}]
+    assert "read the answer 2, of them right 1" in total_line("model", totals(rows))
+    assert "read the answer" not in total_line("model", totals([{**r, "held": False} for r in rows]))
 
 
 ABSENT = Question("x-absent", "p.pdf", "How many GPUs did the study use?", (), (), "absent")
