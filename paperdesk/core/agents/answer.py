@@ -170,7 +170,8 @@ def write(
     for options in ({"temperature": 0.2, "seed": seed, "repeat_penalty": 1.15}, RETRY):
         if failures and note is not None:  # what happened goes to the status line, never into the answer
             note(Progress(f"answer: {failures[-1]}; writing it again", 2, 2, "attempts"))
-        request = (GenerationRequest(messages=messages, max_tokens=max_tokens, stop=STOPS, **options) if messages
+        request = (GenerationRequest(messages=messages, max_tokens=max_tokens, stop=STOPS,
+                                     fixed_messages=len(messages) - 1, **options) if messages
                    else make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, **options))
         # Only sentences whose facts the passages state reach the reader, as they stream and as stored.
         gate = FactGate(full_texts, question, on_token, reject, rewrite=cite_labels)

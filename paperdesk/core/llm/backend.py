@@ -29,6 +29,9 @@ class GenerationRequest:
     json_schema: dict[str, Any] | None = None
     logit_bias: dict[int, float] | None = None  # token id -> bias (local backend)
     repeat_penalty: float | None = None  # llama.cpp's penalty on recently generated tokens (>1 discourages loops)
+    # How many leading messages every request of this kind shares (a system message and worked turns): a local
+    # backend keeps the model's state after them on disk for the next process (prefix_states.py).
+    fixed_messages: int = 0
 
     def __post_init__(self) -> None:
         if (self.prompt is None) == (self.messages is None):

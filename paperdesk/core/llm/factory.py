@@ -27,9 +27,10 @@ def make_backend(settings: Settings) -> Backend:
                              settings["llm.remote_model"])
     from paperdesk.core.llm.local import LocalBackend
     from paperdesk.core.llm.models import resolve_writer
+    from paperdesk.core.llm.prefix_states import default_folder
 
     return LocalBackend(resolve_writer(settings).path, settings["llm.n_ctx"], settings["llm.n_threads"],
-                        settings["llm.n_batch"])
+                        settings["llm.n_batch"], prefix_folder=default_folder())
 
 
 def make_structure_backend(settings: Settings, writer: Backend | None = None) -> tuple[Backend | None, str]:

@@ -11,8 +11,10 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.cores import usable_cores, yield_to_ui
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm.backend import Capabilities, GenerationRequest
+from paperdesk.core.llm.prefix_states import PrefixStates, chat_tokens, prime, shared_length
 
 CHAT_OVERHEAD = 64  # tokens a chat template may add around one user message
+MIN_OPENING = 32  # a shorter fixed opening is not worth a state file
 
 
 _log = logging.getLogger("paperdesk.llama")
@@ -61,8 +63,13 @@ class LocalBackend:
     capabilities = Capabilities(streams=True, json_schema=True)
 
     def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int = 0, n_batch: int = 128,
-                 probe: bool = True) -> None:
+                 probe: bool = True, prefix_folder: Path | None = None) -> None:
         self.model_path = model_path
+        # where the state after a request's fixed opening is kept for later processes (None: not kept)
+        self.prefix_folder = prefix_folder
+        self._prefixes: PrefixStates | None = None
+        self.last_opening = ""  # how the last request's fixed opening was had: "held", "loaded", "evaluated" or ""
+
         self.probe = probe  # run the crash probe (probe.py) before the first load of a new build
         self.n_ctx = n_ctx
         self.n_threads = n_threads or usable_cores()  # llama.cpp's own default counts every core
@@ -163,6 +170,8 @@ class LocalBackend:
             import json
 
             options["grammar"] = LlamaGrammar.from_json_schema(json.dumps(request.json_schema), verbose=False)
+        if request.messages is not None and request.fixed_messages > 0 and self.prefix_folder is not None:
+            self._prime_opening(llama, request.messages, request.fixed_messages)
         try:
             if request.messages is not None:
                 for chunk in llama.create_chat_completion(messages=request.messages, **options):
@@ -177,6 +186,28 @@ class LocalBackend:
                 raise
             raise ConfigError(f"the prompt does not fit the model's window (llm.n_ctx = {self.n_ctx}): {exc}; "
                               "raise llm.n_ctx (4096 is the default)") from None
+
+    def _prime_opening(self, llama: Any, messages: list[dict[str, str]], fixed_messages: int) -> None:
+        """Have the model hold its state after the first `fixed_messages` messages, loaded from disk when an
+        earlier process saved it; a failure here only costs the time it would have saved."""
+        if self._prefixes is None:
+            assert self.prefix_folder is not None
+            self._prefixes = PrefixStates(self.prefix_folder, self.model_path, self.n_ctx, self.n_batch)
+        self.last_opening = ""
+        try:
+            tokens = chat_tokens(llama, messages)
+            opening = chat_tokens(llama, messages[:fixed_messages])
+            if tokens is None or opening is None:
+                return
+            # Whole prompt batches only: the rest of the prompt is then evaluated in the same batches as a prompt
+            # evaluated at once, so the model's state, and the answer, are the same bit for bit.
+            fixed = shared_length(tokens, opening) // self.n_batch * self.n_batch
+            if MIN_OPENING <= fixed < len(tokens):
+                self.last_opening = prime(llama, self._prefixes, tokens, fixed)
+        except _Aborted:
+            raise
+        except Exception as exc:  # the chat template would not render, say: the request goes ahead as it is
+            _log.debug("prompt opening not primed: %s", exc)
 
     def prompt_room(self, prompt: str, max_tokens: int) -> int:
         """Tokens left in the window once `prompt` (with a chat template's overhead) and `max_tokens` are in it."""
