@@ -9,6 +9,12 @@
 (b) Prompt-lookup decoding (llama-cpp-python's LlamaPromptLookupDecoding as the
     draft model) on a prompt that asks for a verbatim quote: generation tokens/s
     with and without it, greedy both times, and whether the texts are the same.
+(c) For a model with its own chat template: an answer prompt (the app's system
+    message and worked turns, then five passages of the paper) in a new model
+    instance, as a new `paperdesk ask` process meets it: the first token with
+    the whole prompt evaluated, with its fixed opening evaluated and saved
+    (prefix_states.py), and with that opening loaded from disk; and whether the
+    three texts are the same.
 
 The context is real text, the CiteSee fixture paper's first page. Every figure is
 the median of --repeats runs with its min-max spread: the CPU may be shared.
@@ -64,6 +70,54 @@ def _ttft(llama: Any, prompt: str, tokens: int = 1) -> tuple[float, float, str]:
     return first or 0.0, time.perf_counter() - start, "".join(text)
 
 
+def _opening(path: Path, threads: int, repeats: int, tokens: int, context: str) -> dict[str, Any] | None:
+    """Lever (c); None for a model without its own chat template (its answer prompt is a completion)."""
+    import tempfile
+
+    from paperdesk.core.agents import answer_prompt
+    from paperdesk.core.library.library import Hit
+    from paperdesk.core.llm.backend import GenerationRequest, generate
+    from paperdesk.core.llm.local import LocalBackend
+
+    def fresh(folder: Path | None) -> LocalBackend:
+        return LocalBackend(path, n_ctx=2048, n_threads=threads, prefix_folder=folder)
+
+    if not fresh(None).chat_template:
+        return None
+    words = context.split()
+    size = len(words) // 5
+    passages = [" ".join(words[i * size:(i + 1) * size]) for i in range(5)]
+    hits = [Hit("p", PAPER.stem, i, 1, 1, "", "", 1.0, None, None) for i in range(5)]
+    _, messages, _ = answer_prompt.build(True, hits, passages, QUESTIONS[1])
+    assert messages is not None
+    request = GenerationRequest(messages=messages, max_tokens=tokens, temperature=0.0,
+                                fixed_messages=len(messages) - 1)
+    found: dict[str, list[float]] = {"whole": [], "evaluated": [], "loaded": []}
+    texts: set[str] = set()
+    opening = 0
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as folder:
+            for kind, where in (("whole", None), ("evaluated", Path(folder)), ("loaded", Path(folder))):
+                backend = fresh(where)
+                backend.llama()  # a new process loads the model either way: not part of the lever's figure
+                result = generate(backend, request)
+                found[kind].append(result.first_token_s or 0.0)
+                texts.add(result.text)
+                opening = opening or _opening_tokens(backend, messages)
+                del backend
+    return {"opening_tokens": opening, **{f"{k}_first_token_s": _spread(v) for k, v in found.items()},
+            "gain": round(statistics.median(found["whole"]) / statistics.median(found["loaded"]), 2),
+            "same_text": len(texts) == 1}
+
+
+def _opening_tokens(backend: Any, messages: list[dict[str, str]]) -> int:
+    from paperdesk.core.llm.prefix_states import chat_tokens, shared_length
+
+    llama = backend.llama()
+    whole, opening = chat_tokens(llama, messages), chat_tokens(llama, messages[:-1])
+    return shared_length(whole or [], opening or []) // backend.n_batch * backend.n_batch
+
+
 def _levers(path: Path, threads: int, repeats: int, tokens: int) -> dict[str, Any]:
     from llama_cpp import Llama
     from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
@@ -117,6 +171,7 @@ def _levers(path: Path, threads: int, repeats: int, tokens: int) -> dict[str, An
     except (ValueError, RuntimeError, MemoryError) as exc:
         problem = f"{type(exc).__name__}: {exc}"
     lookup_tps = lookup_tps or [0.0]
+    opening = _opening(path, threads, repeats, tokens, context)
     return {
         "prompt_tokens": n_prompt, "new_tokens": tokens,
         "prompt_tps": _spread(prompt_tps), "decode_tps": _spread(gen_tps),
@@ -127,6 +182,7 @@ def _levers(path: Path, threads: int, repeats: int, tokens: int) -> dict[str, An
         "prompt_lookup": {"plain_decode_tps": _spread(plain_tps), "lookup_decode_tps": _spread(lookup_tps),
                           "gain": round(statistics.median(lookup_tps) / statistics.median(plain_tps), 2),
                           "same_text": plain_text == lookup_text, "error": problem},
+        "opening": opening,
     }
 
 
@@ -158,6 +214,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             f"  quote prompt, generation: plain {show(lk['plain_decode_tps'])} tok/s, prompt lookup "
             f"{show(lk['lookup_decode_tps'])} tok/s (x{lk['gain']}, same text: {lk['same_text']})",
         ]
+        if found["opening"]:
+            o = found["opening"]
+            lines.append(f"  answer prompt in a new instance, first token: whole {show(o['whole_first_token_s'])} s, "
+                         f"opening evaluated and saved {show(o['evaluated_first_token_s'])} s, loaded "
+                         f"{show(o['loaded_first_token_s'])} s (x{o['gain']}; {o['opening_tokens']} tokens "
+                         f"loaded; same text: {o['same_text']})")
     lines.append(f"load average at start {report['load_average']:.1f} on {os.cpu_count()} cores")
     emit(report, args.json, lines)
     return 0
