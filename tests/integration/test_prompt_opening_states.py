@@ -37,19 +37,21 @@ def writer(tmp_home, folder) -> LocalBackend:
 
 
 NOTE = ("The hive held 40,000 bees in June.", "How many bees did the hive hold?")
+KITE = ("The kite flew at 30 metres.", "How high did the kite fly?")
 
 
-def test_a_new_instance_loads_the_opening_and_answers_the_same(tmp_home, tmp_path):
+def test_an_answer_is_the_same_whether_its_opening_was_evaluated_loaded_or_read_before(tmp_home, tmp_path):
     folder = tmp_path / "states"
     first = writer(tmp_home, folder)
     said = ask(first, NOTE)
     assert first.last_opening == "evaluated" and len(list(folder.glob("*.state"))) == 1
     assert "40,000" in said
-    assert ask(first, ("The kite flew at 30 metres.", "How high did the kite fly?")) and first.last_opening == "held"
+    kite = ask(first, KITE)  # after another prompt of the same opening
+    assert first.last_opening == "held"
     del first
 
     second = writer(tmp_home, folder)
-    assert ask(second, NOTE) == said and second.last_opening == "loaded"
+    assert ask(second, KITE) == kite and second.last_opening == "loaded"  # as if asked first
     del second
     plain = writer(tmp_home, None)  # the whole prompt at once, as without a state folder
     assert ask(plain, NOTE) == said and plain.last_opening == ""

@@ -15,7 +15,9 @@ re-evaluation, never a wrong state. The opening kept is a whole number of the
 backend's prompt batches, evaluated on its own also when no file exists yet,
 so the rest of the prompt is evaluated in the same batches as before and an
 answer is the same, bit for bit, whether its opening came from disk, from its
-own evaluation, or from a prompt evaluated at once.
+own evaluation, or from a prompt evaluated at once; and a model that read
+another prompt of the same opening goes back to the opening's end, so an answer
+does not depend on what was asked before it in the same process.
 """
 
 from __future__ import annotations
@@ -133,12 +135,18 @@ class PrefixStates:
 
 
 def prime(llama: Any, states: PrefixStates, tokens: Sequence[int], fixed: int) -> str:
-    """Make `llama` hold the state after the first `fixed` of `tokens` (the prompt's fixed opening), from
-    `states` or by evaluating it (then saved), unless it already holds at least that much of the prompt.
+    """Make `llama` hold the state after the first `fixed` of `tokens` (the prompt's fixed opening) and no
+    more, from `states` or by evaluating it (then saved): the rest of the prompt is then evaluated from the
+    same point whatever the model read before, so an answer does not depend on the prompts before it. A
+    model that holds the whole prompt already (the same prompt asked again) keeps it.
     Returns what happened: "held", "loaded" or "evaluated"."""
     opening = list(tokens[:fixed])
-    held = shared_length(llama.input_ids[: llama.n_tokens].tolist(), opening)
+    live = llama.input_ids[: llama.n_tokens].tolist()
+    if shared_length(live, tokens) >= len(tokens) - 1:
+        return "held"
+    held = shared_length(live, opening)
     if held >= fixed:
+        llama.n_tokens = fixed  # what it read after the opening is evaluated again, in the same batches
         return "held"
     state = states.load(opening)
     if state is not None:
