@@ -69,7 +69,6 @@ class LocalBackend:
         self.prefix_folder = prefix_folder
         self._prefixes: PrefixStates | None = None
         self.last_opening = ""  # how the last request's fixed opening was had: "held", "loaded", "evaluated" or ""
-
         self.probe = probe  # run the crash probe (probe.py) before the first load of a new build
         self.n_ctx = n_ctx
         self.n_threads = n_threads or usable_cores()  # llama.cpp's own default counts every core
