@@ -103,19 +103,11 @@ def _opening(path: Path, threads: int, repeats: int, tokens: int, context: str) 
                 result = generate(backend, request)
                 found[kind].append(result.first_token_s or 0.0)
                 texts.add(result.text)
-                opening = opening or _opening_tokens(backend, messages)
+                opening = opening or backend.opening_tokens
                 del backend
     return {"opening_tokens": opening, **{f"{k}_first_token_s": _spread(v) for k, v in found.items()},
             "gain": round(statistics.median(found["whole"]) / statistics.median(found["loaded"]), 2),
             "same_text": len(texts) == 1}
-
-
-def _opening_tokens(backend: Any, messages: list[dict[str, str]]) -> int:
-    from paperdesk.core.llm.prefix_states import chat_tokens, shared_length
-
-    llama = backend.llama()
-    whole, opening = chat_tokens(llama, messages), chat_tokens(llama, messages[:-1])
-    return shared_length(whole or [], opening or []) // backend.n_batch * backend.n_batch
 
 
 def _levers(path: Path, threads: int, repeats: int, tokens: int) -> dict[str, Any]:

@@ -69,6 +69,7 @@ class LocalBackend:
         self.prefix_folder = prefix_folder
         self._prefixes: PrefixStates | None = None
         self.last_opening = ""  # how the last request's fixed opening was had: "held", "loaded", "evaluated" or ""
+        self.opening_tokens = 0  # how many tokens that opening kept (0: none)
         self.probe = probe  # run the crash probe (probe.py) before the first load of a new build
         self.n_ctx = n_ctx
         self.n_threads = n_threads or usable_cores()  # llama.cpp's own default counts every core
@@ -192,7 +193,7 @@ class LocalBackend:
         if self._prefixes is None:
             assert self.prefix_folder is not None
             self._prefixes = PrefixStates(self.prefix_folder, self.model_path, self.n_ctx, self.n_batch)
-        self.last_opening = ""
+        self.last_opening, self.opening_tokens = "", 0
         try:
             tokens = chat_tokens(llama, messages)
             opening = chat_tokens(llama, messages[:fixed_messages])
@@ -202,7 +203,7 @@ class LocalBackend:
             # evaluated at once, so the model's state, and the answer, are the same bit for bit.
             fixed = shared_length(tokens, opening) // self.n_batch * self.n_batch
             if MIN_OPENING <= fixed < len(tokens):
-                self.last_opening = prime(llama, self._prefixes, tokens, fixed)
+                self.last_opening, self.opening_tokens = prime(llama, self._prefixes, tokens, fixed), fixed
         except _Aborted:
             raise
         except Exception as exc:  # the chat template would not render, say: the request goes ahead as it is
