@@ -148,3 +148,35 @@ def test_a_library_from_before_tails_is_reembedded_with_them(settings, embedder:
         assert hits and all(h.paper_id == lib.store.list_papers()[0].id for h in hits)
     finally:
         lib.close()
+
+
+def test_phrases_are_the_unquantized_model_and_equal_torch_on_any_cpu(embedder: Embedder, torch_embedder: Embedder):
+    lines = ["delete this paper", "open the second paper", "the summary should mention the interviews", "x"]
+    phrases = embedder.phrases()
+    assert phrases is embedder.phrases()  # one per embedder: the exemplars' vectors are made once
+    vectors = phrases.encode(lines)
+    assert phrases.backend == "onnx-fp32", phrases.notice
+    exact = torch_embedder.encode(lines)
+    cosines = (vectors * exact).sum(axis=1)
+    assert cosines.min() > 0.9999, cosines  # int8 kernels differ by CPU (with or without VNNI); fp32 does not
+    assert np.array_equal(phrases.encode(list(reversed(lines))), vectors[::-1])  # remembered, any order
+    assert torch_embedder.phrases().backend == "torch"  # exact already: no second model
+
+
+def test_phrases_fall_back_to_search_vectors_once_when_the_unquantized_export_fails(
+        embedder: Embedder, tmp_path: Path, monkeypatch, capsys):
+    from paperdesk.core.search import phrases as phrase_module
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("no room for the copy")
+
+    monkeypatch.setattr(onnx_export, "export_fp32", broken)
+    monkeypatch.setattr(phrase_module, "_MODELS", {})
+    first = phrase_module.PhraseEncoder(embedder, tmp_path)
+    vector = first.encode(["save it"])
+    assert np.allclose(vector, embedder.encode(["save it"]))  # search's int8 vectors still route
+    assert first.backend == embedder.backend and "no room for the copy" in (first.notice or "")
+    assert capsys.readouterr().err.count("\n") == 1  # said once, on one line
+    later = phrase_module.PhraseEncoder(embedder, tmp_path)  # a later run does not try the export again
+    later.encode(["save it"])
+    assert "no room for the copy" in (later.notice or "") and capsys.readouterr().err == ""

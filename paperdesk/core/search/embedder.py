@@ -20,7 +20,7 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.search.hf_quiet import quiet_transformers
 from paperdesk.core.search.segments import Segmenter
+
+if TYPE_CHECKING:
+    from paperdesk.core.search.phrases import PhraseEncoder
 
 DIM = 384
 BACKENDS = ("onnx", "torch")
@@ -88,7 +91,8 @@ def _load_onnx(path: Path, cache: Path | None):
 
     with _MODELS_LOCK:
         if path not in _ONNX:
-            _ONNX[path] = OnnxSentenceModel(onnx_export.export_int8(path, cache))
+            # the unquantized copy comes from the same trace, for the phrases of phrases.py
+            _ONNX[path] = OnnxSentenceModel(onnx_export.export_int8(path, cache, with_fp32=True))
         return _ONNX[path]
 
 
@@ -117,6 +121,7 @@ class Embedder:
         self.backend: str | None = None  # the backend actually in use, once loaded
         self.notice: str | None = None  # the one-line fallback notice, if there was one
         self._segmenter: Segmenter | None = None
+        self._phrases: "PhraseEncoder | None" = None
 
     @classmethod
     def from_settings(cls, settings) -> "Embedder":
@@ -229,6 +234,15 @@ class Embedder:
             out.append(np.concatenate([vectors[n:n + 1], vectors[at:at + len(pieces)]]))
             at += len(pieces)
         return out
+
+    def phrases(self) -> "PhraseEncoder":
+        """The encoder for short lines compared against fixed thresholds (the dispatcher's messages and
+        exemplars): the same vectors on every CPU (phrases.py). Made once per embedder."""
+        if self._phrases is None:
+            from paperdesk.core.search.phrases import PhraseEncoder
+
+            self._phrases = PhraseEncoder(self, self._cache_dir)
+        return self._phrases
 
     def encode_query(self, query: str) -> np.ndarray:
         return self.encode([query])[0]

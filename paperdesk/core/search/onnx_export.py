@@ -1,10 +1,14 @@
-"""One-time export of a sentence-transformers BERT model to ONNX, int8-quantized.
+"""One-time export of a sentence-transformers BERT model to ONNX: int8-quantized, and unquantized.
 
 The packaged weights are loaded with transformers (offline), traced with
 torch's TorchScript-based ONNX exporter and quantized with ONNX Runtime's
-dynamic int8 quantization. Everything is written into a temporary directory
-inside the cache and moved into place with one `os.replace`, so a killed
-export never leaves a half-written model that a later run would trust.
+dynamic int8 quantization. The same trace also gives an unquantized (fp32)
+copy: int8 kernels differ from one CPU to another (with AVX-512 VNNI or
+without), so only the fp32 model gives the same vector for a text on every
+machine, which short lines that are compared with fixed thresholds need
+(phrases.py). Each copy is written into a temporary directory inside the
+cache and moved into place with one `os.replace`, so a killed export never
+leaves a half-written model that a later run would trust.
 
 This module imports torch; the run-time path (`onnx_runtime.py`) never does.
 """
@@ -25,6 +29,8 @@ from paperdesk.core.search.segments import window_of
 
 EXPORT_VERSION = 3  # bump when the export recipe changes, so old caches (and vectors made with them) are not reused
 MODEL_FILE = "model-int8.onnx"
+FP32_FILE = "model-fp32.onnx"
+PRECISIONS = {"int8": MODEL_FILE, "fp32": FP32_FILE}
 FAILED_FILE = "export-failed.txt"
 MANIFEST = "manifest.json"
 
@@ -45,14 +51,15 @@ def fingerprint(model_dir: Path) -> str:
     return digest.hexdigest()[:12]
 
 
-def export_dir(model_dir: Path, root: Path | None = None) -> Path:
-    """The cache directory for this model's export (may not exist yet)."""
-    return (root or cache_root()) / f"{model_dir.resolve().name}-{fingerprint(model_dir)}"
+def export_dir(model_dir: Path, root: Path | None = None, precision: str = "int8") -> Path:
+    """The cache directory for this model's export at `precision` ("int8" or "fp32"; may not exist yet)."""
+    suffix = "" if precision == "int8" else f"-{precision}"
+    return (root or cache_root()) / f"{model_dir.resolve().name}-{fingerprint(model_dir)}{suffix}"
 
 
-def is_exported(model_dir: Path, root: Path | None = None) -> bool:
-    """The model's int8 export is in the cache: loading it costs no export."""
-    return (export_dir(model_dir, root) / MODEL_FILE).is_file()
+def is_exported(model_dir: Path, root: Path | None = None, precision: str = "int8") -> bool:
+    """The model's export at `precision` is in the cache: loading it costs no export."""
+    return (export_dir(model_dir, root, precision) / PRECISIONS[precision]).is_file()
 
 
 def _export_fp32(model_dir: Path, target: Path) -> None:
@@ -123,68 +130,90 @@ def _fuse(fp32: Path, target: Path, model_dir: Path) -> tuple[Path, dict[str, in
         return fp32, {}
 
 
-def export_int8(model_dir: Path, root: Path | None = None) -> Path:
+def export_int8(model_dir: Path, root: Path | None = None, with_fp32: bool = False) -> Path:
     """Export and quantize once; return the directory holding MODEL_FILE and the tokenizer.
 
     Raises whatever the export raised; the caller falls back to torch and
-    records the failure (see `record_failure`).
+    records the failure (see `record_failure`). `with_fp32`: write the
+    unquantized copy from the same trace too, when it is missing.
     """
-    target = export_dir(model_dir, root)
-    if (target / MODEL_FILE).exists():
+    return export(model_dir, root, ("int8", "fp32") if with_fp32 else ("int8",))
+
+
+def export_fp32(model_dir: Path, root: Path | None = None) -> Path:
+    """Export once, unquantized; return the directory holding FP32_FILE and the tokenizer."""
+    return export(model_dir, root, ("fp32",))
+
+
+def export(model_dir: Path, root: Path | None, precisions: tuple[str, ...]) -> Path:
+    """The export directory of `precisions[0]`. When that is not in the cache yet, it is made now, and from
+    the same trace every other precision listed that is missing too."""
+    target = export_dir(model_dir, root, precisions[0])
+    if is_exported(model_dir, root, precisions[0]):
         return target
+    missing = [p for p in precisions if not is_exported(model_dir, root, p)]
     target.parent.mkdir(parents=True, exist_ok=True)
-    import logging
-
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-
     with tempfile.TemporaryDirectory(prefix=".export-", dir=target.parent) as tmp:
         work = Path(tmp)
-        stage = work / "final"
-        stage.mkdir()
-        fp32 = work / "model-fp32.onnx"
+        fp32 = work / "model-traced.onnx"
         _export_fp32(model_dir, fp32)
         source, fused = _fuse(fp32, work / "model-fused.onnx", model_dir)
-        import onnx
-
-        # Per-channel weights: per-tensor int8 drops cosine to torch to ~0.93 on
-        # abstracts; per-channel keeps it at ~0.994 (min ~0.99).
-        root_logger, level = logging.getLogger(), logging.getLogger().level
-        root_logger.setLevel(logging.ERROR)  # quantize_dynamic logs a "consider pre-processing" hint on root
-        try:
-            quantize_dynamic(str(source), str(stage / MODEL_FILE), weight_type=QuantType.QInt8, per_channel=True,
-                             extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
-        finally:
-            root_logger.setLevel(level)
-        shutil.copyfile(model_dir / "tokenizer.json", stage / "tokenizer.json")
-        max_len = window_of(model_dir)
-        (stage / MANIFEST).write_text(json.dumps({
-            "source": str(model_dir.resolve()), "fingerprint": fingerprint(model_dir), "max_seq_length": max_len,
-            "quantization": "dynamic int8 (QInt8 weights)", "export_version": EXPORT_VERSION, "fused": fused,
-        }, indent=2))
-        try:
-            os.replace(stage, target)  # atomic: another process may have won the race, which is fine
-        except OSError:
-            if not (target / MODEL_FILE).exists():
-                raise
+        for kind in missing:
+            stage = work / f"final-{kind}"
+            stage.mkdir()
+            if kind == "int8":
+                _quantize(source, stage / MODEL_FILE)
+                quantization = "dynamic int8 (QInt8 weights)"
+            else:
+                shutil.copyfile(source, stage / FP32_FILE)
+                quantization = "none (fp32)"
+            shutil.copyfile(model_dir / "tokenizer.json", stage / "tokenizer.json")
+            (stage / MANIFEST).write_text(json.dumps({
+                "source": str(model_dir.resolve()), "fingerprint": fingerprint(model_dir),
+                "max_seq_length": window_of(model_dir), "model_file": PRECISIONS[kind],
+                "quantization": quantization, "export_version": EXPORT_VERSION, "fused": fused,
+            }, indent=2))
+            place = export_dir(model_dir, root, kind)
+            try:
+                os.replace(stage, place)  # atomic: another process may have won the race, which is fine
+            except OSError:
+                if not (place / PRECISIONS[kind]).exists():
+                    raise
     return target
 
 
-def _failure_file(model_dir: Path, root: Path | None) -> Path:
-    target = export_dir(model_dir, root)
+def _quantize(source: Path, target: Path) -> None:
+    import logging
+
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    # Per-channel weights: per-tensor int8 drops cosine to torch to ~0.93 on
+    # abstracts; per-channel keeps it at ~0.994 (min ~0.99) with AVX-512 VNNI, ~0.989 (min ~0.96) without.
+    root_logger, level = logging.getLogger(), logging.getLogger().level
+    root_logger.setLevel(logging.ERROR)  # quantize_dynamic logs a "consider pre-processing" hint on root
+    try:
+        quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8, per_channel=True,
+                         extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+    finally:
+        root_logger.setLevel(level)
+
+
+def _failure_file(model_dir: Path, root: Path | None, precision: str = "int8") -> Path:
+    target = export_dir(model_dir, root, precision)
     return target.with_name(target.name + ".failed")
 
 
-def record_failure(model_dir: Path, reason: str, root: Path | None = None) -> None:
-    """Remember that this model cannot be exported, so later runs go straight to torch."""
-    path = _failure_file(model_dir, root)
+def record_failure(model_dir: Path, reason: str, root: Path | None = None, precision: str = "int8") -> None:
+    """Remember that this model cannot be exported at `precision`, so later runs do not try again."""
+    path = _failure_file(model_dir, root, precision)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(reason + "\n")
 
 
-def failed_before(model_dir: Path, root: Path | None = None) -> str | None:
-    """The recorded reason a previous export failed, or None."""
-    path = _failure_file(model_dir, root)
+def failed_before(model_dir: Path, root: Path | None = None, precision: str = "int8") -> str | None:
+    """The recorded reason a previous export at `precision` failed, or None."""
+    path = _failure_file(model_dir, root, precision)
     try:
         return path.read_text().strip() or "export failed"
     except OSError:

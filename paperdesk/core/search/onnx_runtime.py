@@ -1,4 +1,4 @@
-"""Sentence embeddings from the exported int8 ONNX model, without torch.
+"""Sentence embeddings from an exported ONNX model (int8 or fp32), without torch.
 
 Same recipe as sentence-transformers for all-MiniLM-L6-v2: WordPiece
 tokens (the model's own `tokenizer.json`, fast tokenizer), the transformer,
@@ -50,7 +50,8 @@ class OnnxSentenceModel:
         # spinning on 17.2 chunks/s and 12.8 CPU s, off 24.5 chunks/s and 9.7 CPU s.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3  # warnings about unused initializers are noise here
-        self.session = ort.InferenceSession(str(directory / MODEL_FILE), options, providers=["CPUExecutionProvider"],
+        model_file = str(manifest.get("model_file", MODEL_FILE))  # exports made before fp32 copies: int8
+        self.session = ort.InferenceSession(str(directory / model_file), options, providers=["CPUExecutionProvider"],
                                             disabled_optimizers=SKIP_FUSIONS)
         self.inputs = {i.name for i in self.session.get_inputs()}
 
