@@ -20,14 +20,13 @@ def _dispatcher(settings: Settings, use_model: bool):
     from paperdesk.core.dispatch import Dispatcher, from_registry
     from paperdesk.core.search.embedder import Embedder
 
-    model_dir = settings["embedding.model_path"]
-    embedder = Embedder(Path(model_dir) if model_dir else None, settings["embedding.batch_size"])
+    embedder = Embedder.from_settings(settings)
     backend = None
     if use_model:
         from paperdesk.core.llm.factory import make_structure_backend
 
         backend, _name = make_structure_backend(settings)  # a router pick is short JSON: the structure model's
-    return Dispatcher(embedder, from_registry(), backend=backend)
+    return Dispatcher(embedder.phrases(), from_registry(), backend=backend)
 
 
 def _context(settings: Settings):

@@ -61,16 +61,17 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         from paperdesk.cli_common import UsageError
 
         raise UsageError("bench route: no labelled set found; pass --dev FILE (see tests/fixtures/route_dev.jsonl)")
-    model_dir = settings["embedding.model_path"]
-    embedder = Embedder(Path(model_dir) if model_dir else None, settings["embedding.batch_size"])
+    embedder = Embedder.from_settings(settings)
     start = time.perf_counter()
-    dispatcher = Dispatcher(embedder, from_registry())
+    phrases = embedder.phrases()
+    dispatcher = Dispatcher(phrases, from_registry())
     dispatcher.warm()
     warm_s = time.perf_counter() - start
     note(f"models loaded and {len(dispatcher.exemplars.exemplars)} exemplars encoded in {warm_s:.1f} s")
 
-    report: dict = {"exemplars": len(dispatcher.exemplars.exemplars), "warm_s": round(warm_s, 2), "sets": {}}
-    lines = [f"{report['exemplars']} exemplars encoded with the model load in {warm_s:.1f} s"]
+    report: dict = {"exemplars": len(dispatcher.exemplars.exemplars), "warm_s": round(warm_s, 2),
+                    "phrases_backend": phrases.backend, "sets": {}}
+    lines = [f"{report['exemplars']} exemplars encoded ({phrases.backend}) with the model load in {warm_s:.1f} s"]
     by_route: dict[str, list[float]] = defaultdict(list)
     by_stage: dict[str, list[float]] = defaultdict(list)
     own: list[float] = []  # decision time minus the time spent inside the embedding model

@@ -126,7 +126,9 @@ def test_below_the_floor_the_dispatcher_asks_for_every_command(desk):
     seen = []
     desk.subscribe(lambda e: seen.append(e) if isinstance(e, Understood) else None)
     before = (desk.state, desk.session.reader)
-    outcome = desk.run("delete this paper")  # nearest exemplars: open (0.43), a guess
+    # best guess open at 0.39: under the floor, over the level where a message is too vague to guess at all
+    # (the dispatcher's vectors are the unquantized model's, the same on every CPU)
+    outcome = desk.run("drop this paper from the list")
     assert seen[-1].decision.action == "clarify" and "under 0.45" in seen[-1].decision.reason, seen[-1].line
     assert (desk.state, desk.session.reader) == before and outcome.ok
 

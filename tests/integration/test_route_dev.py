@@ -22,7 +22,7 @@ FRESH = DEV_FILE.with_name("route_holdout_fresh.jsonl")  # messages written afte
 
 @pytest.fixture(scope="module")
 def dispatcher(embedder) -> Dispatcher:
-    d = Dispatcher(embedder, from_registry())
+    d = Dispatcher(embedder.phrases(), from_registry())
     d.warm()
     return d
 
@@ -113,7 +113,7 @@ def test_real_model_pick_is_one_of_the_candidates_or_nothing(local_backend, embe
     candidates = ["improve", "notes", "ask-simple"]
     choice = choose_intent(local_backend, "the figure part", candidates, "draft-summary")
     assert choice is None or choice in candidates
-    d = Dispatcher(embedder, from_registry(), backend=local_backend)
+    d = Dispatcher(embedder.phrases(), from_registry(), backend=local_backend)
     decision = d.decide("erm the figure part", DispatchContext(state="draft-summary", draft_kind="summary"))
     assert decision.action in ("delegate", "answer", "clarify", "navigate")
     assert decision.stage in ("model", "exemplar", "rule", "fallback")

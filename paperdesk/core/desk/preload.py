@@ -31,7 +31,7 @@ class ModelPreload:
             self.backend = make_backend(settings)
         except PaperdeskError:
             pass  # the Desk makes it again on first use and reports the same error where the user sees it
-        self._threads = [self._start(self.embedder.model, "paperdesk-preload-embedder")]
+        self._threads = [self._start(self._load_embedder, "paperdesk-preload-embedder")]
         if self.backend is not None:
             self._threads.append(self._start(self.backend.warm_up, "paperdesk-preload-llm"))
         # The answers' sentence reader, once the rest is loaded (only an answer needs it), and only when its
@@ -39,6 +39,15 @@ class ModelPreload:
         if settings["answer.reader"].strip():
             threading.Thread(target=self._load_reader, args=(settings, list(self._threads)),
                              name="paperdesk-preload-reader", daemon=True).start()
+
+    def _load_embedder(self) -> None:
+        """Search's model, then the dispatcher's: the unquantized copy and the exemplars' vectors, so the first
+        typed message is decided without waiting for them (on a cache from before the copy existed, it is
+        exported here once, like search's model on a first start)."""
+        self.embedder.model()
+        from paperdesk.core.dispatch.exemplars import load_exemplars
+
+        self.embedder.phrases().encode([text for text, _ in load_exemplars()])
 
     def _load_reader(self, settings: Settings, first: list[threading.Thread]) -> None:
         from paperdesk.core.search import onnx_export

@@ -3,7 +3,7 @@
 Wiring for a face (Desk / TUI / shell), once the command registry lands:
 
     catalog = from_registry()                   # the registry's delegable commands
-    dispatcher = Dispatcher(library.embedder, catalog, backend=None)   # backend: optional model pick
+    dispatcher = Dispatcher(library.embedder.phrases(), catalog)  # backend=: optional model pick
     dispatcher.warm()                             # encode the exemplars in a startup worker
     dialogue = Dialogue.from_json(session_json.get("dialogue"))        # persisted with the session
 

@@ -56,7 +56,7 @@ class Talk:
         if self._dispatcher is None:
             from paperdesk.core.dispatch.dispatcher import Dispatcher
 
-            self._dispatcher = Dispatcher(self.desk.library.embedder)
+            self._dispatcher = Dispatcher(self.desk.library.embedder.phrases())
         return self._dispatcher
 
     # -- the dialogue ------------------------------------------------------------------------
