@@ -75,10 +75,11 @@ async def test_a_sem_search_citation_far_down_its_page_is_scrolled_into_view(hom
         await settle(pilot)
         await pilot.press("f3", "right", "enter")
         reader = app.main.query_one(ReaderPane)
-        await settle(pilot, until=lambda: reader.page == chunk.page_start and reader.passage_found)
-        await pilot.pause(0.3)
+        scroll = app.main.query_one("#reader-scroll")
+        # it had to scroll to get there (once the page is laid out: under load, a second or more)
+        await settle(pilot, until=lambda: reader.page == chunk.page_start and reader.passage_found
+                     and scroll.scroll_y > 0, timeout=30)
         assert app.main.query_one(TabbedContent).active == "tab-reader"
-        assert app.main.query_one("#reader-scroll").scroll_y > 0  # it had to scroll to get there
         shown = visible_reader_text(app)
         assert " ".join(quote.split()[:6]) in shown  # the marked passage's start is on screen
 

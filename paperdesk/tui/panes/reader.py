@@ -169,8 +169,9 @@ class ReaderPane(Pane):
             scroll = self.query_one("#reader-scroll", VerticalScroll)
             page = self.query_one("#reader-text", Static)
 
-            def scroll_there(tries: int = 20) -> None:
-                # once laid out: a page just loaded (or a tab just shown) has no width or height yet
+            def scroll_there(tries: int = 100) -> None:
+                # once laid out: a page just loaded (or a tab just shown) has no width or height yet; on a
+                # busy machine (a model writing on both cores) that can take more than a second
                 row = mark_row(self.text, offset, page.content_size.width)
                 if (page.content_size.width == 0 or page.size.height <= row) and tries:
                     self.set_timer(0.02, lambda: scroll_there(tries - 1))
