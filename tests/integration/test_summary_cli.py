@@ -35,8 +35,16 @@ def test_summarize_improve_undo_redo(tmp_home, capsys, embedder, monkeypatch):
     papers = _json(capsys, "list", "--json")["papers"]
     pid = papers[0]["id"]
 
-    second = _json(capsys, "improve", pid, "say", "more", "about", "the", "writing", "tasks", "--json")
-    assert second["revision"] == 2
+    # A rewrite is checked against the paper like any other, and one the 270M test model cannot support is
+    # refused with the reason (its words differ from one CPU to another). Of these requests one must get through.
+    requests = ["say more about the writing tasks", "improve results: say what the study found",
+                "explain the problem in plainer words"]
+    for request in requests:
+        second = _json(capsys, "improve", pid, *request.split(), "--json")
+        if second["revision"] == 2:
+            break
+        assert second["revision"] == 1 and second["unchanged"].startswith("no new revision"), second
+    assert second["revision"] == 2, f"none of {requests} made a revision the paper supports"
     assert all(f"## {heading}" in second["text"] for _, heading in SECTIONS)
     for match in CITATION.finditer(second["text"]):
         assert 1 <= int(match.group(1)) <= 4
