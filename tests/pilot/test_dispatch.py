@@ -25,7 +25,7 @@ async def test_a_low_confidence_decision_waits_for_enter_or_esc(workbench):
         await _listed(pilot)
         line = app.main.query_one("#understood")
 
-        await pilot.press(*"first one please", "enter")
+        await pilot.press(*"the first one please", "enter")
         await settle(pilot, until=lambda: app.talk.awaiting is not None)
         assert app.talk.awaiting[1].command == "open 1" and app.talk.awaiting[1].confidence < 0.6
         assert "Enter runs it, Esc cancels" in str(line.render())
@@ -35,13 +35,13 @@ async def test_a_low_confidence_decision_waits_for_enter_or_esc(workbench):
         assert "not run: -> open 1" in str(line.render())
         assert app.desk.talk.dialogue.turns[-1].kind == "refusal"
 
-        await pilot.press(*"first one please", "enter")
+        await pilot.press(*"the first one please", "enter")
         await settle(pilot, until=lambda: app.talk.awaiting is not None)
         await pilot.press("enter")  # an empty command line: Enter runs the decision shown
         await settle(pilot)
         assert app.desk.session.reader is not None and app.desk.session.reader[1] == 1
         rows = [row[0] for row in app.desk.store.history(10)]
-        assert "first one please" in rows and "open 1" in rows
+        assert "the first one please" in rows and "open 1" in rows
 
 
 async def test_a_confident_message_runs_at_once_and_commands_still_complete(workbench):
