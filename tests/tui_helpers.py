@@ -34,8 +34,20 @@ async def settle(pilot, until=None, timeout: float = 120.0) -> None:
             await pilot.pause(0.05)
             return
         if time.monotonic() > deadline:
-            raise AssertionError("the app did not settle in time")
+            raise AssertionError(f"the app did not settle in time: {_where(app)}")
         await pause(0.05)
+
+
+def _where(app) -> str:
+    """What the app shows and runs, for a test that timed out waiting on it."""
+    workers = [f"{w.name or w.group}:{w.state.name}{' ' + repr(w.error) if w.error else ''}" for w in app.workers]
+    try:
+        understood = str(app.main.query_one("#understood").render())
+    except Exception:  # noqa: BLE001 - a screen without the line
+        understood = "?"
+    desk = getattr(app, "desk", None)
+    return (f"screen {type(app.screen).__name__}, focused {app.focused!r}, busy {getattr(app, 'busy', '?')}, "
+            f"state {getattr(desk, 'state', '?')}, understood {understood!r}, workers {workers}")
 
 
 async def type_commands(pilot, *lines: str) -> None:
