@@ -155,7 +155,7 @@ def _prepare_reader(model: Any, folder: Path, quiet: bool) -> str:
     try:
         onnx_export.export_int8(folder)
     except Exception as exc:  # noqa: BLE001 - the model stays installed; answers read with search's embedder
-        reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+        reason = onnx_export.failure_reason(exc)
         if not quiet:
             print(f"{model.name}: the ONNX export failed ({reason}); answers read with search's embedder",
                   file=sys.stderr)

@@ -181,7 +181,7 @@ class Embedder:
                 except Exception as exc:  # any export/runtime failure: torch still works
                     from paperdesk.core.search import onnx_export
 
-                    reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+                    reason = onnx_export.failure_reason(exc)
                     onnx_export.record_failure(path, reason, self._cache_dir)
                     self.notice = f"ONNX embedding unavailable ({reason}); using the slower torch backend"
                     print(f"paperdesk: {self.notice}", file=sys.stderr)

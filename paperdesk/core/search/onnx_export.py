@@ -199,6 +199,11 @@ def _quantize(source: Path, target: Path) -> None:
         root_logger.setLevel(level)
 
 
+def failure_reason(exc: BaseException) -> str:
+    """An export or load failure in one short line (the exception's type and its first line), for notices."""
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+
+
 def _failure_file(model_dir: Path, root: Path | None, precision: str = "int8") -> Path:
     target = export_dir(model_dir, root, precision)
     return target.with_name(target.name + ".failed")

@@ -80,7 +80,7 @@ class PhraseEncoder:
                     raise RuntimeError(failed)
                 self._model = _fp32_model(model_dir, self._cache_dir)
             except Exception as exc:  # noqa: BLE001 - the int8 vectors still route; only machine-exactness is lost
-                reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+                reason = onnx_export.failure_reason(exc)
                 if failed is None:
                     onnx_export.record_failure(model_dir, reason, self._cache_dir, "fp32")
                     print(f"paperdesk: unquantized embedding model unavailable ({reason}); messages are read "
@@ -88,7 +88,7 @@ class PhraseEncoder:
                 self.notice = f"unquantized embedding model unavailable ({reason})"
                 self._exact = False
 
-    def encode(self, texts: Sequence[str], *_args, **_kwargs) -> np.ndarray:
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
         texts = list(texts)
         self._ready()
         if self._model is None:
