@@ -89,6 +89,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--papers", type=Path, help="folder of the questions' PDFs (default: papers/ beside the file)")
     p.add_argument("--models", help="comma-separated GGUF paths (or model names) to compare; default: the configured one")
     p.add_argument("--limit", type=int, default=0, help="only N questions, spread over the set")
+    p.add_argument("--ids", help="only these questions (comma-separated ids), e.g. the ones a change touches; "
+                                 "not for the check half")
     p.add_argument("--evidence", action="store_true",
                    help="no model: does the evidence the writer would read hold the answer, on a supporting page?")
     p.add_argument("--results", type=Path,

@@ -386,11 +386,28 @@ def gather(args: argparse.Namespace) -> tuple[list[Question], list[Path]]:
     return questions, [pdf for pdf in found.values() if pdf is not None]
 
 
+def only_ids(questions: list[Question], wanted: str | None, split: str | None) -> list[Question]:
+    """The questions `wanted` names (comma-separated ids), in the set's order; all when it is empty.
+    QuestionFileError for an id the set lacks, and for the check half, whose answers are never read one by
+    one (a subset's totals would show them)."""
+    names = [w.strip() for w in (wanted or "").split(",") if w.strip()]
+    if not names:
+        return questions
+    if split == "check":
+        raise QuestionFileError("--ids is not for the check half: it prints totals only")
+    known = {q.id for q in questions}
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise QuestionFileError(f"no question {', '.join(unknown)} in this set")
+    return [q for q in questions if q.id in set(names)]
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.core.library.library import Library
     from paperdesk.core.llm.factory import make_backend
 
     questions, pdfs = gather(args)
+    questions = only_ids(questions, getattr(args, "ids", None), getattr(args, "split", None))
     home, ids = library_home(settings, pdfs)
     models = [m.strip() for m in (args.models or "").split(",") if m.strip()] or [""]
     if args.limit and args.limit < len(questions):  # an even spread over the set, so every paper is asked

@@ -139,3 +139,17 @@ def test_the_library_cache_key_reads_the_code_that_makes_passages(tmp_path: Path
     b.write_bytes(b"%PDF-1.4 two")
     key = _library_key([a])
     assert len(key) == 16 and key == _library_key([a]) and key != _library_key([b])
+
+
+def test_ids_keep_the_named_questions_in_the_sets_order_and_refuse_the_check_half(tmp_path: Path) -> None:
+    from paperdesk.bench.qa import only_ids
+
+    rows = [{"id": name, "paper": "a.pdf", "question": f"{name}?", "answer": ["x"], "pages": [1]}
+            for name in ("one", "two", "three")]
+    questions = load_questions(_write(tmp_path, *rows))
+    assert [q.id for q in only_ids(questions, "three, one", "tune")] == ["one", "three"]
+    assert only_ids(questions, "", "check") == questions  # no ids: the whole set, on either half
+    with pytest.raises(QuestionFileError, match="no question four"):
+        only_ids(questions, "one,four", None)
+    with pytest.raises(QuestionFileError, match="not for the check half"):
+        only_ids(questions, "one", "check")
