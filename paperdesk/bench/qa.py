@@ -399,7 +399,8 @@ def only_ids(questions: list[Question], wanted: str | None, split: str | None) -
     unknown = [name for name in names if name not in known]
     if unknown:
         raise QuestionFileError(f"no question {', '.join(unknown)} in this set")
-    return [q for q in questions if q.id in set(names)]
+    chosen = set(names)
+    return [q for q in questions if q.id in chosen]
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
