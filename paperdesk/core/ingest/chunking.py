@@ -108,6 +108,45 @@ def label_headings(paras: list[Para]) -> None:
             p.label = heading_label(smart_case(p.text, cased or {}))
 
 
+_FLOAT_CAPTION = re.compile(r"^(?:Figure|FIGURE|Fig\.|FIG\.|Table|TABLE|Tab\.)\s*(?:[0-9]{1,3}|[IVX]{1,5})[a-z]?(?:[.:|]|\s)")
+
+
+def _is_caption(p: Para) -> bool:
+    return not p.heading and p.label is None and bool(_FLOAT_CAPTION.match(p.text))
+
+
+def captions_after_sentences(pages: Sequence[list[Para]]) -> int:
+    """Move a figure's or table's caption that cuts a sentence in two to after the paragraph that ends it.
+
+    A float set at the top of a page, or between two halves of a paragraph, puts its caption in reading
+    order between the sentence's start (the previous paragraph, not ended) and its end; the caption then
+    goes after the next paragraph of its own page, so the sentence reads whole and the caption's page stays
+    its own. Works on each page's paragraphs in place; returns how many captions moved."""
+    moved = 0
+    last: Para | None = None  # the last paragraph before this page's, across pages
+    for paras in pages:
+        i = 0
+        while i < len(paras):
+            if not _is_caption(paras[i]) or last is None or last.heading or last.text[-1:] in ".?!:":
+                if not _is_caption(paras[i]):
+                    last = paras[i]
+                i += 1
+                continue
+            j = i
+            while j < len(paras) and _is_caption(paras[j]):
+                j += 1
+            if j == len(paras) or paras[j].heading or paras[j].label is not None:
+                i = j
+                continue
+            nxt = paras.pop(j)
+            nxt.continues = nxt.continues or (i == 0 and nxt.text[:1].islower())
+            paras.insert(i, nxt)
+            moved += 1
+            last = nxt
+            i = j + 1
+    return moved
+
+
 def _join_across(left: str, right: str) -> str:
     # Across pages there is no vocabulary at hand: keep compounds, join syllable breaks.
     stem = left[:-1]

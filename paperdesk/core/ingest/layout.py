@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pymupdf
 
@@ -68,6 +68,7 @@ class PageLines:
     height: float
     lines: list[Line]
     stamp: str = ""  # arXiv's margin stamp ("arXiv:2302.07302v1 [cs.HC] 14 Feb 2023"), kept out of the lines
+    figures: list = field(default_factory=list)  # figures.Figure of the page's captioned figures
 
 
 def text_page(page: pymupdf.Page) -> pymupdf.TextPage:
@@ -146,12 +147,15 @@ def strip_running_lines(pages: list[PageLines], title: str = "", protect: frozen
         top, bottom = _BAND * pg.height, (1 - _BAND) * pg.height
         seen.update({_key(ln.text) for ln in pg.lines if ln.y1 <= top or ln.y0 >= bottom})
     running = {k for k, n in seen.items() if n >= need}
+    numbered = _page_numbers(pages, need)
     title_key = _key(title)
     for pg in pages:
         top, bottom = _BAND * pg.height, (1 - _BAND) * pg.height
         keep = []
         for i, ln in enumerate(pg.lines):
             margin = ln.y1 <= top or ln.y0 >= bottom
+            if id(ln) in numbered and id(ln) not in protect:
+                continue
             if id(ln) in protect or not (margin or pg.number == 1):
                 keep.append(ln)
                 continue
@@ -164,6 +168,21 @@ def strip_running_lines(pages: list[PageLines], title: str = "", protect: frozen
                 continue
             keep.append(ln)
         pg.lines = keep
+
+
+def _page_numbers(pages: list[PageLines], need: int) -> set[int]:
+    """id()s of page-number lines set above the margin bands (a wide bottom margin puts them there): a bare
+    number that is a page's lowest or highest line and runs with the page count (number minus page index the
+    same on at least `need` pages)."""
+    found: dict[int, list[Line]] = {}
+    for pg in pages:
+        if not pg.lines:
+            continue
+        ends = {id(ln): ln for ln in (min(pg.lines, key=lambda x: x.y0), max(pg.lines, key=lambda x: x.y1))}
+        for ln in ends.values():
+            if ln.text.isdigit() and len(ln.text) <= 4:
+                found.setdefault(int(ln.text) - pg.number, []).append(ln)
+    return {id(ln) for lines in found.values() if len(lines) >= need for ln in lines}
 
 
 def _starts_heading(lines: list[Line], i: int) -> bool:

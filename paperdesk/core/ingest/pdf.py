@@ -15,8 +15,8 @@ import pymupdf
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import PdfError
-from paperdesk.core.ingest import arxiv_stamp, dates, frontmatter, layout, tables as table_reader
-from paperdesk.core.ingest.chunking import FRONT_MATTER, Para, chunk_pages, chunk_paragraphs
+from paperdesk.core.ingest import arxiv_stamp, dates, figures, frontmatter, layout, tables as table_reader
+from paperdesk.core.ingest.chunking import FRONT_MATTER, Para, captions_after_sentences, chunk_pages, chunk_paragraphs
 from paperdesk.core.ingest.inflate_limits import InflateGuard
 from paperdesk.core.ingest.text_limits import TextBudget
 from paperdesk.core.db.store import NewChunk
@@ -157,6 +157,7 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
             if "error" in pymupdf.TOOLS.mupdf_warnings().lower():
                 bad_pages.append(i + 1)
             pages.append(layout.page_lines(raw, i + 1, keep_spans=i < 2))
+            pages[-1].figures = figures.page_figures(page, pages[-1].lines)
             budget.page(i + 1, sum(len(ln.text.split()) for ln in pages[-1].lines))
             if budget.tables_open and table_reader.may_hold_table([ln.text for ln in pages[-1].lines]):
                 found += budget.take_tables(_tables_of(page, i + 1, textpage), _cells)
@@ -204,6 +205,7 @@ def _assemble(path: Path, pages: list[layout.PageLines], meta: dict, digest: str
 
     protect = frozenset(map(id, title_lines))
     layout.strip_running_lines(pages, title, protect=protect)
+    figures.drop_figure_text(pages, body, protect)  # a plot's ticks and labels are not sentences of the paper
     t1 = max(map(first.lines.index, title_lines)) + 1 if title_lines else 0
     front_end = layout.front_matter_end(first.lines, body, t1)
     below = max((ln.y1 for ln in title_lines), default=0.0)
@@ -217,6 +219,7 @@ def _assemble(path: Path, pages: list[layout.PageLines], meta: dict, digest: str
                                front=FRONT_MATTER if pg is first and front_end else None)
         for pg in pages
     ]
+    captions_after_sentences(paras_by_page)
     all_paras: list[Para] = [p for paras in paras_by_page for p in paras]
     texts = ["\n\n".join(p.text for p in paras) for paras in paras_by_page]
     chunks = chunk_paragraphs(all_paras, chunk_words, overlap_words)
