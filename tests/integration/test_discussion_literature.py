@@ -53,11 +53,12 @@ def test_a_passage_over_a_page_break_is_cited_on_the_page_of_the_words_used(libr
     paper = library.store.list_papers()[0]
     outline = build_outline(library.store, paper.id, paper.title)
     chunk = next(c for c in library.store.chunks_of(paper.id)
-                 if (c.page_start, c.page_end) == (1, 2) and "shades of yellow" in c.text)
+                 if (c.page_start, c.page_end) == (1, 2) and "skim many papers" in c.text)
     source = Source("paper", chunk.text, paper.id, paper.title, chunk.page_start, chunk.section, chunk.id)
-    teacher = Teacher(library, FakeLLM("Unexplored citations are highlighted in different shades of yellow to "
-                                       "indicate their potential relevance to the user [1]."), outline)
+    teacher = Teacher(library, FakeLLM("Literature reviews are especially challenging, as users read and skim many "
+                                       "papers with dozens or hundreds of inline citations [1]."), outline)
     teacher.gather = lambda *args, **kwargs: [source]  # the answer's one source: the passage over pages 1-2
-    answer = teacher.answer("How does CiteSee highlight unexplored citations?", Topic("overview", outline.title))
+    answer = teacher.answer("Why are inline citations hard to prioritize during literature reviews?",
+                            Topic("overview", outline.title))
     assert answer.text.endswith("[p. 2].") and answer.pages == [2]
     assert [c["page"] for c in answer.citations] == [2] and answer.citations[0]["label"] == "[p. 2]"
