@@ -54,3 +54,17 @@ def test_inline_author_year_citations_do_not_make_body_text_a_reference_list() -
     refs = ("[1] A. Author. 2019. A title. In Proceedings of the Conference on Things. pp. 1-9. "
             "[2] B. Author. 2020. Another. arXiv preprint arXiv:2001.0001. ") * 2
     assert evidence.is_boilerplate("", refs)
+
+
+def test_a_sentence_holding_the_questions_rare_words_outranks_one_that_only_reads_alike() -> None:
+    question = "Which estimator does the gadgetry package use for the Blorft coefficient?"
+    sentences = ["Estimation of coefficients is a central concern in this line of work.",
+                 "The gadgetry package estimates the Blorft coefficient by weighted least squares.",
+                 "Several packages offer related functionality."]
+    # the first reads closest in meaning, the second a quarter less close but holding every word asked about
+    vectors = np.array([[1.0, 0.0], [0.75, 0.661], [0.5, 0.866]])
+    qvec = np.array([1.0, 0.0])
+    weights = evidence.word_weights(question, sentences)
+    scores, _ = evidence._sentence_scores(question, qvec, sentences, vectors, weights)
+    assert int(np.argmax(vectors @ qvec)) == 0
+    assert int(np.argmax(scores)) == 1

@@ -68,7 +68,9 @@ ROLE_BONUS = 0.15  # a wanted section's lift, in cosine units
 OTHER_PAPER = 0.2  # a passage from another paper than the best passage's is evidence only this close to it
 SPREAD = 0.3  # research: each paper whose best passage fits this close to the best one gives a passage
 NAMED_BONUS = 0.1  # the lift of passages from a paper the question names ("in CiteSee", "Multi-LexSum's")
-WORD_WEIGHT = 0.24  # a sentence holding all of the question's words (rarity-weighted) gains this much
+# a sentence holding all of the question's words (rarity-weighted) gains this much: as much as a wide gap in
+# meaning, because the small sentence embedder reads a paper's own terms (a package, a dataset, a measure) weakly
+WORD_WEIGHT = 0.5
 ANSWER_BONUS = 0.12  # a sentence stating the kind of fact asked for (an amount paid, a count of the thing named)
 
 # what kind of fact a question asks for -> how a sentence that states one looks
