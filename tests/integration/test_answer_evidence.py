@@ -33,11 +33,11 @@ def test_unsupported_sentences_never_reach_the_stream_or_the_stored_text(library
     question = "how many participants took part in the lab study"
     hits = answers.retrieve(library, question)
     invented = "It was published in the journal SQuALITY (https://doi.org/10.3748/squality.2021.06) in 2021."
-    fake = FakeLLM(f"We recruited a total of ten participants across three universities. {invented}")
+    fake = FakeLLM(f"Six participants were recruited and each was compensated $35 USD. {invented}")
     streamed: list[str] = []
     result = answers.write(library, fake, question, hits, on_token=streamed.append)
     shown = "".join(streamed)
-    assert "ten participants" in shown and "ten participants" in result.text
+    assert "Six participants" in shown and "Six participants" in result.text
     for fact in ("SQuALITY", "10.3748", "2021"):
         assert fact not in shown and fact not in result.text
     assert result.dropped == [invented] and not result.not_found
@@ -79,3 +79,24 @@ def test_the_evidence_an_answer_reads_holds_the_fact_asked_for(library):
         assert row["held"] and row["on_target"], (qid, row["windows"])
         # the payment and the baselines are stated in the best-ranked window, the one answers come out right from
         assert row["first"] or qid == "citesee-1", (qid, row["windows"][:1])
+
+
+def test_a_figure_from_the_passage_the_writer_was_not_shown_is_withheld(library):
+    """The writer reads each passage's window, not its whole chunk: a number that only the unread rest of
+    the chunk holds is one it made up, and the sentence carrying it is withheld."""
+    import re
+
+    from paperdesk.core.agents import evidence
+    from paperdesk.core.agents.quality import numbers
+
+    library.add_pdf(PAPERS / "2302.07302v1.pdf")
+    question = "how many participants took part in the lab study"
+    hits = answers.retrieve(library, question)
+    texts = [library.store.chunks_by_ids([h.chunk_id])[h.chunk_id].text for h in hits]
+    shown = evidence.windows(library, question, hits, texts, answers.EVIDENCE_WORDS, distinct=True)
+    seen = numbers(" ".join([question, *shown, *(str(h.page_start) for h in hits)]))
+    unread = [w for w in re.findall(r"\b\d{2,4}\b", texts[0]) if float(w) not in seen]
+    assert unread, "the first chunk has a number outside every window"
+    invented = f"The study had {unread[0]} participants [1]."
+    result = answers.write(library, FakeLLM(invented), question, hits)
+    assert unread[0] not in result.text and invented in result.dropped

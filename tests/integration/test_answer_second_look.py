@@ -31,13 +31,15 @@ def library(tmp_path_factory, embedder):
 
 def _stated(library, in_first_reading: bool):
     """A sentence of the first passage found for QUESTION, as a writer would copy it, that the first reading
-    (each passage's best sentence and neighbours) holds or lacks."""
+    (each passage's best sentence and neighbours) holds or lacks and the wider reading holds (a writer copies
+    only what it was shown)."""
     hits = answers.retrieve(library, QUESTION, 5, recall_k=0)
     chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
     full = [chunks[h.chunk_id].text for h in hits]
     read = " ".join(" ".join(evidence.windows(library, QUESTION, hits, full, answers.EVIDENCE_WORDS)).split())
+    wider = " ".join(" ".join(evidence.reading(library, QUESTION, hits, full, 450)).split())
     sentence = next(s for s in evidence_sentences(full[0]) if 10 <= len(s.split()) <= 40 and "CiteSee" in s
-                    and (" ".join(s.split()) in read) == in_first_reading)
+                    and (" ".join(s.split()) in read) == in_first_reading and " ".join(s.split()) in wider)
     return sentence.rstrip(". ") + " [1]."
 
 

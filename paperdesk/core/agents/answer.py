@@ -162,6 +162,11 @@ def write(
         hits, passages, texts = hits[:-1], passages[:-1], texts[:-1]
         prompt, messages, examples, lead = prompt_for(len(hits))
     full_texts = texts
+    # an answer's figures and names must be in what the writer read (its passages' windows, the papers' short
+    # titles, the question), not merely somewhere in their chunks: a figure it could not see is one it made up.
+    # A label's page number is not a fact to copy ("(Paper, p. 8)" is no source for "eight").
+    read = ([f"({answer_prompt.short_title(h.title)}) {p}" for h, p in zip(hits, passages)]
+            if template == "answer" else full_texts)
     reject = scaffolding_check(examples)
     cite_labels = answer_prompt.label_citer(hits)  # "(PaperMage, p. 4)" -> "[1]"
     failures: list[str] = []
@@ -174,7 +179,7 @@ def write(
                                      fixed_messages=len(messages) - 1, **options) if messages
                    else make_request(backend, prompt, max_tokens=max_tokens, stop=STOPS, **options))
         # Only sentences whose facts the passages state reach the reader, as they stream and as stored.
-        gate = FactGate(full_texts, question, on_token, reject, rewrite=cite_labels)
+        gate = FactGate(read, question, on_token, reject, rewrite=cite_labels)
         result = generate(backend, request, on_token=_after_lead(lead, gate.feed) if lead else gate.feed,
                           cancel=cancel)
         shown = gate.close()

@@ -7,7 +7,8 @@ until it is complete, checks its facts, and passes it on only when they hold.
 
 A fact is a number (digits or a number word), a DOI or web address, or a name
 spelled with more than one capital (CiteSee, SQuALITY, BERT, PySBD). A
-sentence that cites [n] must find its facts in passage n (the whole chunk); a
+sentence that cites [n] must find its facts in source n (for an answer, the window
+of passage n that the writer read, not its whole chunk); a
 sentence that cites nothing must find them in some passage (grounding cites
 it afterwards); the question's own words count as stated. A model often
 miscounts its sources ("... 1 in 5 patients [3]" when [1] says it): a sentence
