@@ -25,6 +25,7 @@ from paperdesk.core.agents.attribution import (
     usable,
 )
 from paperdesk.core.agents.answer_scope import cites_unnamed_only, off_question
+from paperdesk.core.agents.named_citation import cite_named
 from paperdesk.core.agents.passage_answer import answering_sentence, cut_quote
 from paperdesk.core.agents.restates import restates
 from paperdesk.core.agents.second_look import reads_new
@@ -210,6 +211,8 @@ def write(
     else:
         grounded = ground(generated.strip(), matrix, encode, passages, full_texts)
         text, removed, flagged = grounded.text, grounded.removed, grounded.numbers_flagged
+        if template == "answer":  # the named paper's copy of a sentence read from another paper's
+            text, hits = cite_named(library, text, question, hits)
         if not result.cancelled and template == "answer" and (supported_share(text) < SUPPORTED_MIN or
                                                               off_question(library, text, question, hits) or
                                                               cites_unnamed_only(text, question, hits)):
