@@ -344,19 +344,19 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
         scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights)
         at += len(sentences)
         if distinct:
-            fresh = [i for i, s in enumerate(sentences) if f" {_plain_words(s)} " not in shown]
+            fresh = [i for i, s in enumerate(sentences) if f" {plain_words(s)} " not in shown]
             if not fresh:
                 out.append("")
                 continue
             sentences, scores = [sentences[i] for i in fresh], scores[fresh]
             typed = fresh.index(typed) if typed in fresh else None
         text = window(sentences, scores, words, typed, extras)
-        shown += _plain_words(text) + " "
+        shown += plain_words(text) + " "
         out.append(text)
     return out
 
 
-def _plain_words(text: str) -> str:
+def plain_words(text: str) -> str:
     """The text's words, lower case, one space apart: the same sentence cut from two chunks compares equal."""
     return " ".join(_PLAIN.findall(text.lower()))
 

@@ -10,22 +10,21 @@ citation: the named paper states it.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Sequence
 
 from paperdesk.core.agents.attribution import SOURCE_REF, split_sentences
-from paperdesk.core.agents.evidence import named_papers
+from paperdesk.core.agents.evidence import named_papers, plain_words
 from paperdesk.core.agents.second_look import resting_sentence
 
 if TYPE_CHECKING:
+    from paperdesk.core.db.records import Chunk
     from paperdesk.core.library.library import Hit, Library
 
 MIN_WORDS = 8  # a shorter sentence ("Results are shown in Table 2.") is no sign of the same text
-_PLAIN = re.compile(r"\w+")
 
 
 def _plain(text: str) -> str:
-    return " " + " ".join(_PLAIN.findall(text.lower())) + " "
+    return f" {plain_words(text)} "
 
 
 def cite_named(library: "Library", text: str, question: str,
@@ -40,16 +39,16 @@ def cite_named(library: "Library", text: str, question: str,
     if not named:
         return text, out_hits
     cited_chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
-    own: dict[str, list] = {}  # a named paper's chunks, read once
+    own: dict[str, list[tuple["Chunk", str]]] = {}  # a named paper's chunks with their plain words, read once
 
     def holder(sentence: str) -> int | None:
         """The number of a named paper's passage (added to `out_hits` when new) that holds `sentence`."""
         plain = _plain(sentence)
         for paper_id in sorted(named):
             if paper_id not in own:
-                own[paper_id] = library.store.chunks_of(paper_id)
-            for chunk in own[paper_id]:
-                if plain in _plain(chunk.text):
+                own[paper_id] = [(chunk, _plain(chunk.text)) for chunk in library.store.chunks_of(paper_id)]
+            for chunk, words in own[paper_id]:
+                if plain in words:
                     for n, hit in enumerate(out_hits, start=1):
                         if hit.chunk_id == chunk.id:
                             return n
