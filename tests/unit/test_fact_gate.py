@@ -22,6 +22,15 @@ def test_unstated_facts_are_numbers_names_and_dois_absent_from_the_sources() -> 
     assert unstated("How many of the 10 took part?", [], question="the 10 participants") == []
 
 
+def test_a_figure_more_precise_than_its_source_is_unstated() -> None:
+    # "1.0" equals the "1" of a label, but no passage writes it: a made-up estimate
+    assert unstated("The shape estimate is 1.0 and the scale 24.0 [1].",
+                    ["Figure 1 shows the fit to 24 plots."]) == ["1.0", "24.0"]
+    assert unstated("The ratio is 0.69 [1].", ["The ratios are 0.690 and 0.709."]) == []  # fewer places: stated
+    assert unstated("It took 1.5 hours [1].", ["It took 1.50 hours."]) == []
+    assert unstated("About 1,200.5 km.", ["1,200.50 km in all"]) == []
+
+
 def test_a_cited_sentence_must_find_its_facts_in_the_passage_it_cites() -> None:
     gate = FactGate(PASSAGES)
     assert gate.check("Participants were paid $35 [2].") == []

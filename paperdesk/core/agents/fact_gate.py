@@ -5,10 +5,11 @@ A small model writes fluent sentences with invented numbers, names and DOIs
 sits between the model's token stream and the reader: it holds each sentence
 until it is complete, checks its facts, and passes it on only when they hold.
 
-A fact is a number (digits or a number word), a DOI or web address, or a name
-spelled with more than one capital (CiteSee, SQuALITY, BERT, PySBD). A
-sentence that cites [n] must find its facts in source n (for an answer, the window
-of passage n that the writer read, not its whole chunk); a
+A fact is a number (digits or a number word, with no more decimal places than
+a source writes it with: "1.0" is not stated by "Figure 1"), a DOI or web
+address, or a name spelled with more than one capital (CiteSee, SQuALITY,
+BERT, PySBD). A sentence that cites [n] must find its facts in source n (for an
+answer, the window of passage n that the writer read, not its whole chunk); a
 sentence that cites nothing must find them in some passage (grounding cites
 it afterwards); the question's own words count as stated. A model often
 miscounts its sources ("... 1 in 5 patients [3]" when [1] says it): a sentence
@@ -21,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from paperdesk.core.agents.quality import numbers
+from paperdesk.core.agents.quality import decimal_places, numbers
 
 SOURCE_REF = re.compile(r"\[(\d{1,2})\]")
 # a sentence is complete at . ! ? (and any [n] right after it) once more text follows; or at a line break
@@ -49,6 +50,11 @@ def unstated(sentence: str, sources: Sequence[str], question: str = "") -> list[
     stated = numbers(known)
     bare = _URL.sub(" ", _DOI.sub(" ", body))
     missing += [_number(n) for n in sorted(numbers(bare) - stated)]
+    # a figure cannot be more precise than its source: "1.0" or "24.0" where the passages say only "1" or "24"
+    # (a figure, a page, a label) is made up, though it equals a stated number
+    known_places = decimal_places(known)
+    missing += [f"{value:.{places}f}" for value, places in decimal_places(bare).items()
+                if value in stated and places > known_places.get(value, 0)]
     missing += [name for name in dict.fromkeys(_NAME.findall(bare)) if _plain(name) not in plain]
     return missing
 

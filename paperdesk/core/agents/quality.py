@@ -168,6 +168,17 @@ def numbers(text: str) -> set[float]:
     return found
 
 
+def decimal_places(text: str) -> dict[float, int]:
+    """Each number written in digits, with the most decimal places the text writes it with ("0.690": 3)."""
+    places: dict[float, int] = {}
+    for match in _NUMBER.finditer(_REF.sub(" ", text)):
+        digits = match.group(1)
+        if digits:
+            value = float(digits.replace(",", ""))
+            places[value] = max(places.get(value, 0), len(digits.partition(".")[2]))
+    return places
+
+
 def unsupported_numbers(sentence: str, passage: str) -> list[float]:
     """Numbers in `sentence` that `passage` does not state (in digits or in words)."""
     stated = numbers(passage)
