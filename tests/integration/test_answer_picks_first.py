@@ -53,6 +53,16 @@ def test_nothing_picked_says_so_and_offers_no_figure_as_the_answer(library):
     assert not re.search(r"\d", head) and result.citations  # the closest sentences are still shown, cited
 
 
+
+def test_nothing_picked_and_nothing_close_enough_to_quote_says_so_without_blaming_the_library(library, monkeypatch):
+    from paperdesk.core.agents import answer_selected
+
+    monkeypatch.setattr(answer_selected, "extract", lambda *args, **kwargs: "")  # no whole sentence to quote
+    fake = GrammarFakeLLM(['{"answer": []}'])
+    result = answers.answer(library, fake, "How many GPUs trained the CiteSee model?", recall_k=0, select=True)
+    assert result.not_found and result.text == answers.NONE_STATED  # passages were read: not "add papers"
+    assert result.text != answers.NOTHING_FOUND and result.hits
+
 def test_a_phrasing_with_a_figure_its_sentences_do_not_state_is_replaced_by_the_picked_sentence(library):
     hits, found = candidates_for(library, QUESTION)
     paid = number_of(found, r"\$\s?35|35 USD")

@@ -31,7 +31,7 @@ from paperdesk.core.agents.restates import restates
 from paperdesk.core.agents.second_look import reads_new
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
 from paperdesk.core.agents import answer_prompt, evidence, quality
-from paperdesk.core.agents.answer_result import (NOT_FOUND, NOTHING_FOUND, QUOTED, STOPS,
+from paperdesk.core.agents.answer_result import (NONE_STATED, NOT_FOUND, NOTHING_FOUND, QUOTED, STOPS,
                                                  SUPPORTED_MIN, AnswerResult, source as _source)
 from paperdesk.core.agents.answer_selected import write_selected
 from paperdesk.core.cancel import CancelToken
@@ -206,7 +206,7 @@ def write(
     not_found = False
     if fallback:
         quoted = extract(library.embedder.encode_query(question), passages, encode)
-        text = f"{FALLBACK_NOTE} {quoted}" if quoted else NOTHING_FOUND
+        text = f"{FALLBACK_NOTE} {quoted}" if quoted else NONE_STATED
         removed: list[int] = []
     else:
         grounded = ground(generated.strip(), matrix, encode, passages, full_texts)
@@ -220,7 +220,7 @@ def write(
             # question's words its passages lack, or it answers a question about one paper from others: say
             # so, with the closest passages.
             quoted = extract(library.embedder.encode_query(question), passages, encode)
-            text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NOTHING_FOUND), True
+            text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NONE_STATED), True
             if on_token is not None:
                 on_token(f"\n\n{WITHDRAWN}\n\n{text}" if shown.strip() else f"\n\n{text}")
     if template == "answer" and not result.cancelled and (fallback or not_found or restates_all(text, question)):
@@ -232,7 +232,7 @@ def write(
             text, fallback, not_found = quoted_text, False, False
         elif restated:  # nothing was answered
             quoted = extract(library.embedder.encode_query(question), passages, encode)
-            text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NOTHING_FOUND), True
+            text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NONE_STATED), True
         if on_token is not None and text != shown_before and (quoted_text is not None or not_found):
             # a "not found" streamed above is not streamed again; a streamed restatement is withdrawn first
             on_token(f"\n\n{RESTATED}\n\n{text}" if restated and shown.strip() else f"\n\n{text}")
@@ -264,7 +264,7 @@ def _second_look(library: Library, backend: Backend, question: str, hits: list[H
         first.cancelled = True
         return first
     cited = library.store.chunks_by_ids([c["chunk_id"] for c in wider.citations])
-    if (wider.not_found or wider.fallback or wider.text == NOTHING_FOUND or
+    if (wider.not_found or wider.fallback or wider.text in (NOTHING_FOUND, NONE_STATED) or
             not reads_new(wider.text, [cited[c["chunk_id"]].text for c in wider.citations if c["chunk_id"] in cited],
                           first_read)):
         first.timings["total_s"] = time.perf_counter() - start

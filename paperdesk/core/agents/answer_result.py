@@ -1,5 +1,5 @@
 """What an answer is: its text, the passages it cites, and how its grounding went; and the answer's fixed
-texts (nothing found, not found) and stop strings, shared by the ways an answer is written."""
+texts (nothing found, not found, none stated) and stop strings, shared by the ways an answer is written."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from paperdesk.core.library.library import Hit
 
 NOTHING_FOUND = "Nothing in your library answers this; add papers on the topic (find, then summarize) and ask again."
 NOT_FOUND = "Not found in your papers; the passages closest to the question say:"
+# passages were read and none states it, and they hold no whole sentence to quote (only tables or code)
+NONE_STATED = "Not found in your papers: none of the passages read states it."
 QUOTED = "The papers state:"  # the answer that quotes a passage's own sentence when the model's did not hold
 SUPPORTED_MIN = 0.5  # share of an answer's sentences a passage must support, else it is not shown as the answer
 STOPS = ["\nQ:", "\nQuestion:", "\nSource ", "\nSources:", "\nPassages:", "\nResearch question:", "\n\n",
