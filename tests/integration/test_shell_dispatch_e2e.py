@@ -40,7 +40,8 @@ def test_a_free_text_session_finds_summarizes_notes_saves_asks_researches_and_cl
         text = out.getvalue()
         print(text)
         assert code == 0, f"{err.getvalue()}\n{text}"
-        decisions = re.findall(r"^(?:->|\?) .*$", text, re.M)
+        # a decision line ends in its route and confidence; an answer may itself begin with an arrow it copied
+        decisions = re.findall(r"^(?:->|\?) .* \([a-z]+(?:: [a-z]+)?, \d\.\d+\)$", text, re.M)
         assert decisions[0].startswith("-> find expository writing (delegate,")
         assert decisions[1].startswith("-> summarize 1 (delegate,")
         assert decisions[2].startswith("-> notes figure 2 is reusable (delegate,")
