@@ -91,3 +91,14 @@ def test_without_a_second_look_a_not_found_answer_is_final(library):
     result = answers.answer(library, writer, QUESTION, recall_k=0, second_look=0)
     assert len(writer.requests) == 2
     assert result.text.startswith(NOT_FOUND) or result.fallback
+
+
+def test_an_answer_that_ends_quoting_the_passages_streams_them(library):
+    """The streamed text is all a terminal shows: an answer that ends as the passages' quoted sentences
+    (no draft held up, twice) must stream them, not leave the reader with a list of sources alone."""
+    writer = ScriptedFakeLLM([INVENTED])
+    streamed: list[str] = []
+    result = answers.answer(library, writer, QUESTION, recall_k=0, second_look=0, on_token=streamed.append)
+    assert result.not_found or result.fallback, result.text
+    assert result.text and result.text in "".join(streamed)
+    assert "Eight" not in "".join(streamed)

@@ -236,6 +236,8 @@ def write(
         if on_token is not None and text != shown_before and (quoted_text is not None or not_found):
             # a "not found" streamed above is not streamed again; a streamed restatement is withdrawn first
             on_token(f"\n\n{RESTATED}\n\n{text}" if restated and shown.strip() else f"\n\n{text}")
+    if fallback and on_token is not None:  # the quoted passages stand: shown as every other ending is
+        on_token(f"\n\n{text}" if shown.strip() else text)
     used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(hits)})
     citations = [_source(n, hits[n - 1]) for n in used]
     timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
