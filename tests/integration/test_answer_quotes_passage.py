@@ -61,3 +61,31 @@ def test_a_not_found_answer_streams_once(library):
                             on_token=streamed.append)
     shown = "".join(streamed)
     assert result.text in shown and shown.count(result.text.split(";")[0]) == 1, (result.text, shown)
+
+
+@pytest.mark.parametrize("draft, question", [
+    ("CiteSee highlights 4,217 citations in green on page 93 [1].",
+     "Which citations does CiteSee highlight in the current paper?"),
+    ("CiteSee uses reading history to highlight citations [1].",
+     "How does CiteSee use reading history to highlight citations?"),
+])
+def test_the_stream_ends_with_the_answer_that_stands_and_never_says_not_found_before_a_quote(library, draft,
+                                                                                            question):
+    streamed: list[str] = []
+    result = answers.answer(library, FakeLLM(draft), question, recall_k=0, on_token=streamed.append)
+    shown = "".join(streamed)
+    assert shown.rstrip().endswith(result.text), (result.text, shown)
+    if result.text.startswith(QUOTED):
+        assert "Not found" not in shown, shown
+
+
+def test_a_withdrawn_draft_that_gives_way_to_a_quote_streams_the_quote_not_a_not_found(library, monkeypatch):
+    question = "Which citations does CiteSee highlight in the current paper?"
+    quote, _ = _quoted(answers.answer(library, FakeLLM("It highlights 4,217 citations [1]."), question,
+                                      recall_k=0), library)
+    monkeypatch.setattr(answers, "off_question", lambda *args: True)  # the supported draft is withdrawn
+    streamed: list[str] = []
+    result = answers.answer(library, FakeLLM(f"{quote} [1]."), question, recall_k=0, on_token=streamed.append)
+    shown = "".join(streamed)
+    assert result.text.startswith(QUOTED) and shown.rstrip().endswith(result.text), (result.text, shown)
+    assert "Not found" not in shown and shown.count(answers.WITHDRAWN) == 1, shown

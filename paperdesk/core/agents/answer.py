@@ -204,6 +204,7 @@ def write(
     fallback = not result.cancelled and len(failures) == 2
     flagged: list[str] = []
     not_found = False
+    withdrawn: str | None = None  # the draft withdrawn for "not found": the note shown before its ending
     if fallback:
         quoted = extract(library.embedder.encode_query(question), passages, encode)
         text = f"{FALLBACK_NOTE} {quoted}" if quoted else NONE_STATED
@@ -221,8 +222,7 @@ def write(
             # so, with the closest passages.
             quoted = extract(library.embedder.encode_query(question), passages, encode)
             text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NONE_STATED), True
-            if on_token is not None:
-                on_token(f"\n\n{WITHDRAWN}\n\n{text}" if shown.strip() else f"\n\n{text}")
+            withdrawn = WITHDRAWN if shown.strip() else ""  # streamed below, once the ending is known
     if template == "answer" and not result.cancelled and (fallback or not_found or restates_all(text, question)):
         # before "not found": a passage's own sentence that holds the question's words answers it, quoted
         shown_before = text
@@ -233,10 +233,13 @@ def write(
         elif restated:  # nothing was answered
             quoted = extract(library.embedder.encode_query(question), passages, encode)
             text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NONE_STATED), True
-        if on_token is not None and text != shown_before and (quoted_text is not None or not_found):
-            # a "not found" streamed above is not streamed again; a streamed restatement is withdrawn first
+        if on_token is not None and text != shown_before and withdrawn is None and (quoted_text is not None or
+                                                                                   restated):
+            # a streamed restatement is withdrawn first; a withdrawn draft's ending is streamed below
             on_token(f"\n\n{RESTATED}\n\n{text}" if restated and shown.strip() else f"\n\n{text}")
-    if fallback and on_token is not None:  # the quoted passages stand: shown as every other ending is
+    if withdrawn is not None and on_token is not None:  # the withdrawn draft's ending: a quote or "not found"
+        on_token(f"\n\n{withdrawn}\n\n{text}" if withdrawn else f"\n\n{text}")
+    elif fallback and on_token is not None:  # the quoted passages stand: shown as every other ending is
         on_token(f"\n\n{text}" if shown.strip() else text)
     used = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text) if 1 <= int(m.group(1)) <= len(hits)})
     citations = [_source(n, hits[n - 1]) for n in used]
