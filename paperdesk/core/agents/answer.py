@@ -32,7 +32,7 @@ from paperdesk.core.agents.second_look import reads_new
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
 from paperdesk.core.agents import answer_prompt, evidence, quality
 from paperdesk.core.agents.answer_result import (NONE_STATED, NOT_FOUND, NOTHING_FOUND, QUOTED, STOPS,
-                                                 SUPPORTED_MIN, AnswerResult, source as _source)
+                                                 SUPPORTED_MIN, AnswerResult, not_found_text, source as _source)
 from paperdesk.core.agents.answer_selected import write_selected
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.library.library import Hit, Library
@@ -207,7 +207,7 @@ def write(
     withdrawn: str | None = None  # the draft withdrawn for "not found": the note shown before its ending
     if fallback:
         quoted = extract(library.embedder.encode_query(question), passages, encode)
-        text = f"{FALLBACK_NOTE} {quoted}" if quoted else NONE_STATED
+        text = not_found_text(quoted, FALLBACK_NOTE)
         removed: list[int] = []
     else:
         grounded = ground(generated.strip(), matrix, encode, passages, full_texts)
@@ -221,7 +221,7 @@ def write(
             # question's words its passages lack, or it answers a question about one paper from others: say
             # so, with the closest passages.
             quoted = extract(library.embedder.encode_query(question), passages, encode)
-            text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NONE_STATED), True
+            text, not_found = not_found_text(quoted), True
             withdrawn = WITHDRAWN if shown.strip() else ""  # streamed below, once the ending is known
     if template == "answer" and not result.cancelled and (fallback or not_found or restates_all(text, question)):
         # before "not found": a passage's own sentence that holds the question's words answers it, quoted
@@ -232,7 +232,7 @@ def write(
             text, fallback, not_found = quoted_text, False, False
         elif restated:  # nothing was answered
             quoted = extract(library.embedder.encode_query(question), passages, encode)
-            text, not_found = (f"{NOT_FOUND} {quoted}" if quoted else NONE_STATED), True
+            text, not_found = not_found_text(quoted), True
         if on_token is not None and text != shown_before and withdrawn is None and (quoted_text is not None or
                                                                                    restated):
             # a streamed restatement is withdrawn first; a withdrawn draft's ending is streamed below

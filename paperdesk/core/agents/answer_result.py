@@ -18,6 +18,11 @@ STOPS = ["\nQ:", "\nQuestion:", "\nSource ", "\nSources:", "\nPassages:", "\nRes
          "\nAnswer:", "\n["]
 
 
+def not_found_text(closest: str, note: str = NOT_FOUND) -> str:
+    """"Not found" (`note`) with the closest sentences of the passages read; NONE_STATED when they hold none."""
+    return f"{note} {closest}" if closest else NONE_STATED
+
+
 @dataclass
 class AnswerResult:
     text: str

@@ -14,7 +14,7 @@ import time
 from typing import Callable
 
 from paperdesk.core.agents import picked_answer, quality, selection
-from paperdesk.core.agents.answer_result import (NONE_STATED, NOT_FOUND, STOPS, SUPPORTED_MIN, AnswerResult,
+from paperdesk.core.agents.answer_result import (STOPS, SUPPORTED_MIN, AnswerResult, not_found_text,
                                                  source as _source)
 from paperdesk.core.agents.attribution import (SOURCE_REF, drop_copied, extract, ground, scaffolding_check,
                                                strip_echo, supported_share, trim_loops, usable)
@@ -53,7 +53,7 @@ def write_selected(library: Library, backend: Backend, question: str, hits: list
     encode = library.embedder.encode
     if not picked.picked:  # nothing states it: say so, and show what was closest
         closest = extract(library.embedder.encode_query(question), windows, encode)
-        text = f"{NOT_FOUND} {closest}" if closest else NONE_STATED
+        text = not_found_text(closest)
         if on_token is not None:
             on_token(text)
         return _result(text, hits, timings, start, not_found=True)
@@ -89,7 +89,7 @@ def write_selected(library: Library, backend: Backend, question: str, hits: list
             text, quoted = picked_answer.quoted(arranged), True
     elif declined:  # the picked sentences did not answer after all
         closest = extract(library.embedder.encode_query(question), windows, encode)
-        text = f"{NOT_FOUND} {closest}" if closest else NONE_STATED
+        text = not_found_text(closest)
         if on_token is not None:
             on_token(text)
         return _result(text, hits, timings, start, not_found=True)
