@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 
 
-async def settle(pilot, until=None, timeout: float = 120.0) -> None:
+async def settle(pilot, until=None, timeout: float = 300.0) -> None:
+    # the timeout only guards against a hang: a model step on a slow 2-core CPU, under the suite's load, takes minutes
     """Wait until the Desk is open and no command runs (or until `until()` holds), then drain messages.
 
     Polled every 50 ms between turns of the event loop, each poll after every message sent meanwhile was

@@ -68,7 +68,7 @@ async def test_read_only_commands_answer_while_work_runs_and_never_interrupt_it(
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
         await type_commands(pilot, "list", "open 1")
         messages.clear()
-        arxiv.fail_api(3, 503, retry_after=30)  # the find waits half a minute: work that is running
+        arxiv.fail_api(3, 503, retry_after=60)  # the find waits three minutes in all: work that is running
         await pilot.press(*"find expository writing", "enter")
         await settle(pilot, until=lambda: app.busy and app.desk.busy)
 
