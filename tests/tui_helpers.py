@@ -6,11 +6,11 @@ import time
 
 
 async def settle(pilot, until=None, timeout: float = 300.0) -> None:
-    # the timeout only guards against a hang: a model step on a slow 2-core CPU, under the suite's load, takes minutes
     """Wait until the Desk is open and no command runs (or until `until()` holds), then drain messages.
 
     Polled every 50 ms between turns of the event loop, each poll after every message sent meanwhile was
-    handled (`app_quiet`); the screen is brought up to date once, at the end (`pilot.pause`)."""
+    handled (`app_quiet`); the screen is brought up to date once, at the end (`pilot.pause`). `timeout`
+    only guards against a hang: a model step on a slow 2-core CPU, under the suite's load, takes minutes."""
     import asyncio
 
     app = pilot.app

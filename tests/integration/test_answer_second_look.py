@@ -39,7 +39,6 @@ def _stated(library, in_first_reading: bool):
     full = [chunks[h.chunk_id].text for h in hits]
     read = " ".join(" ".join(evidence.windows(library, QUESTION, hits, full, answers.EVIDENCE_WORDS)).split())
     readings = evidence.reading(library, QUESTION, hits, full, 450)
-    wider = " ".join(" ".join(readings).split())
     number = 0  # the passage's number in the wider prompt, which leaves out a passage with nothing to read
     for text, reading in zip(full, readings):
         if not reading.strip():
@@ -48,7 +47,7 @@ def _stated(library, in_first_reading: bool):
         for s in evidence_sentences(text):
             plain = " ".join(s.split())
             if (10 <= len(s.split()) <= 40 and "CiteSee" in s and (plain in read) == in_first_reading
-                    and plain in wider and plain in " ".join(reading.split())):
+                    and plain in " ".join(reading.split())):
                 return s.rstrip(". ") + f" [{number}]."
     raise AssertionError("no passage holds a sentence of the kind the test needs")
 
