@@ -106,6 +106,38 @@ def test_cancel_during_a_long_prompt_stops_before_any_token_and_leaves_the_model
     assert not again.cancelled and again.text.split()[:1] == fresh.split()[:1]
 
 
+def test_a_cancel_inside_a_prompt_batch_stops_that_batch_not_after_it(local_backend, monkeypatch):
+    """The cancel arrives while llama.cpp evaluates the prompt's first batch (set from inside its decode call):
+    that batch is abandoned, so no prompt token counts as evaluated, and the model answers as before after it.
+    Checked between batches only, the batch would run to its end (128 tokens: 6 s on a slow 2-core CPU)."""
+    import llama_cpp._internals as internals
+
+    prompt = "Readers of scientific papers lose track of the citations they have seen. " * 30 + "\nIn short,"
+    request = GenerationRequest(prompt=prompt, max_tokens=6, temperature=0.0)
+    llama = local_backend.llama()
+    assert len(llama.tokenize(prompt.encode())) > 2 * local_backend.n_batch  # several prompt batches
+    llama.reset()
+    fresh = generate(local_backend, request).text
+    token = CancelToken()
+    real_decode = internals.llama_cpp.llama_decode
+    calls = []
+
+    def decode_then_cancel(ctx, batch):
+        calls.append(batch.n_tokens)
+        token.cancel()  # the user presses Esc while this batch is being evaluated
+        return real_decode(ctx, batch)
+
+    monkeypatch.setattr(internals.llama_cpp, "llama_decode", decode_then_cancel)
+    llama.reset()
+    cancelled = generate(local_backend, request, cancel=token)
+    monkeypatch.undo()
+    assert cancelled.cancelled and cancelled.finish_reason == "cancelled"
+    assert calls == [local_backend.n_batch] and llama.n_tokens == 0  # the batch under way was abandoned
+    llama.reset()
+    again = generate(local_backend, request)
+    assert not again.cancelled and again.text == fresh
+
+
 def test_two_generations_on_one_model_cancel_only_themselves(local_backend):
     import threading
 
