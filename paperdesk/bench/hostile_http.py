@@ -7,6 +7,7 @@ Used by `bench faults` and tests/faults. Paths:
   /canned       `canned_body` with `canned_type` (a feed or an SSE stream for a test)
   /sse-forever  an OpenAI completion stream that ignores max_tokens: a token every `sse_every` s, forever
   /sse-endless  `data: ` and then one line that never ends, `trickle_bytes` every `sse_every` s
+  /sse-silent   an event stream's headers and then nothing, as a server still evaluating a long prompt
 (each also under a prefix: /sse-forever/v1/completions is what a model client asks for)
 """
 
@@ -61,6 +62,9 @@ class _Handler(BaseHTTPRequestHandler):
                     self._chunk(b"x" * owner.trickle_bytes if endless
                                 else b'data: {"choices":[{"text":"word ","finish_reason":null}]}\n\n')
                     time.sleep(owner.sse_every)
+            elif "/sse-silent" in self.path:
+                self._head("text/event-stream", None)
+                owner.stopping.wait()
             elif path == "/canned" or "/canned/" in self.path:  # /canned/v1/completions for a model server
                 body = owner.canned_body
                 self._head(owner.canned_type, len(body))

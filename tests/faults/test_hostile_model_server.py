@@ -87,6 +87,30 @@ def test_a_trickling_or_silent_server_meets_the_total_deadline(server):
         == 130
 
 
+def test_a_cancel_while_the_server_is_still_reading_the_prompt_returns_at_once(server):
+    """The server has sent its event stream's headers and nothing else (it is evaluating a long prompt): Esc
+    ends the generation as cancelled, without waiting for the first token or llm.timeout (120 s)."""
+    import threading
+
+    from paperdesk.core.cancel import CancelToken
+
+    token, done = CancelToken(), {}
+
+    def ask() -> None:
+        done["result"] = generate(RemoteBackend(server.url("/sse-silent"), timeout=120),
+                                  GenerationRequest(prompt="hi", max_tokens=8), cancel=token)
+
+    worker = threading.Thread(target=ask, daemon=True)
+    worker.start()
+    while not server.seen:  # the request has reached the server
+        time.sleep(0.01)
+    token.cancel()
+    worker.join(30)  # a hang guard: the server never speaks, so only the cancel can end the call
+    assert not worker.is_alive(), "the cancel did not end a stream waiting on the server"
+    result = done["result"]
+    assert result.cancelled and result.finish_reason == "cancelled" and result.text == ""
+
+
 def test_escape_sequences_in_model_output_never_reach_the_terminal(server):
     # raw ESC in the JSON, and JSON-escaped ones (\u001b, \u009b, \u0007); a CSI split across two events
     body = (b'data: {"choices":[{"text":"a\x1b[31mred\x1b[0m "}]}\n\n'

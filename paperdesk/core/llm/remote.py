@@ -33,6 +33,7 @@ READ_BYTES = 512
 MAX_LINE = 1 << 20
 # The whole answer must arrive within llm.timeout plus this much per requested token (see `deadline_for`).
 SECONDS_PER_TOKEN = 1.0
+CANCEL_POLL_S = 0.05  # how often a stream still waiting on the server looks at its cancel token
 
 
 def _timed_out(exc: BaseException) -> bool:
@@ -167,8 +168,10 @@ class RemoteBackend:
 
     def stream(self, request: GenerationRequest, cancel: CancelToken | None = None
                ) -> Iterator[tuple[str, str | None]]:
-        # The server evaluates the prompt before its first chunk; `generate` checks `cancel`
-        # per chunk and closing the stream stops the server's generation.
+        # The server evaluates the prompt before its first chunk, and `generate` checks `cancel`
+        # per chunk: so a watcher shuts the stream as soon as `cancel` is set, which unblocks a read
+        # waiting on a server still reading a long prompt, and closing the stream stops the server's
+        # generation.
         path, body = self._body(request)
         try:
             response = requests.post(self.endpoint(path), json=body, stream=True, timeout=self.timeout,
@@ -191,13 +194,30 @@ class RemoteBackend:
 
         watchdog = threading.Timer(deadline, expire)
         watchdog.daemon = True
+        stopped = threading.Event()  # set by the watcher when `cancel` shut the stream
+        finished = threading.Event()
+
+        def watch() -> None:
+            while not finished.wait(CANCEL_POLL_S):
+                if cancel is not None and cancel.cancelled:
+                    stopped.set()
+                    try:
+                        response.raw.shutdown()
+                    except Exception:  # noqa: BLE001 - already closed or released: nothing to unblock
+                        pass
+                    return
+
         with response:
             if response.status_code != 200:
                 raise NetworkError(f"model server at {self.shown_url} answered HTTP {response.status_code} for {path}")
             watchdog.start()
+            if cancel is not None:
+                threading.Thread(target=watch, name="remote-cancel", daemon=True).start()
             try:
-                yield from self._events(response, max(1, request.max_tokens), expired)
+                yield from self._events(response, max(1, request.max_tokens), expired, stopped)
             except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
+                if stopped.is_set():
+                    return  # cancelled: generate() marks the result so
                 if expired.is_set():
                     raise self._too_slow(deadline) from None
                 if _timed_out(exc):
@@ -205,6 +225,9 @@ class RemoteBackend:
                 raise NetworkError(f"the model server dropped the stream ({type(exc).__name__}); try again") from None
             finally:
                 watchdog.cancel()
+                finished.set()
+            if stopped.is_set():
+                return
             if expired.is_set():
                 raise self._too_slow(deadline)
 
@@ -220,13 +243,13 @@ class RemoteBackend:
         return NetworkError(f"the model server at {self.shown_url} did not finish the answer within {deadline:g} s; "
                             f"check the server, or raise llm.timeout for a slow one")
 
-    def _events(self, response: requests.Response, cap: int, expired: threading.Event
-                ) -> Iterator[tuple[str, str | None]]:
+    def _events(self, response: requests.Response, cap: int, expired: threading.Event,
+                stopped: threading.Event) -> Iterator[tuple[str, str | None]]:
         """The stream's pieces; stops after `cap` pieces of text as a server that honours max_tokens would."""
         stream = _Stream(self.shown_url)
         pieces, seen = 0, False
         for line in stream.lines(response.iter_content(READ_BYTES)):
-            if expired.is_set():
+            if expired.is_set() or stopped.is_set():
                 return
             if not line.startswith("data:"):
                 continue
@@ -241,5 +264,5 @@ class RemoteBackend:
                     return
                 pieces += 1
             yield text, reason
-        if not seen and not expired.is_set():
+        if not seen and not expired.is_set() and not stopped.is_set():
             raise stream.fail(f"sent no completion events (Content-Type {response.headers.get('Content-Type')!r})")
