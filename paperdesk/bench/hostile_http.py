@@ -8,6 +8,7 @@ Used by `bench faults` and tests/faults. Paths:
   /sse-forever  an OpenAI completion stream that ignores max_tokens: a token every `sse_every` s, forever
   /sse-endless  `data: ` and then one line that never ends, `trickle_bytes` every `sse_every` s
   /sse-silent   an event stream's headers and then nothing, as a server still evaluating a long prompt
+  /no-headers   nothing at all, not even a status line, as a server that answers only once the prompt is read
 (each also under a prefix: /sse-forever/v1/completions is what a model client asks for)
 """
 
@@ -62,6 +63,8 @@ class _Handler(BaseHTTPRequestHandler):
                     self._chunk(b"x" * owner.trickle_bytes if endless
                                 else b'data: {"choices":[{"text":"word ","finish_reason":null}]}\n\n')
                     time.sleep(owner.sse_every)
+            elif "/no-headers" in self.path:
+                owner.stopping.wait()
             elif "/sse-silent" in self.path:
                 self._head("text/event-stream", None)
                 owner.stopping.wait()

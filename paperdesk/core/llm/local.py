@@ -137,8 +137,9 @@ class LocalBackend:
             llama_cpp.llama_set_abort_callback(ctx, cancelled, None)
             try:
                 return decode(batch)
-            except RuntimeError:
-                if token.cancelled:  # "llama_decode returned 2": aborted for this cancel
+            except RuntimeError as exc:
+                if token.cancelled and "returned 2" in str(exc):  # aborted for this cancel
+                    llama._requires_eval = True  # the aborted batch left no logits to sample from
                     raise _Aborted() from None
                 raise
             finally:

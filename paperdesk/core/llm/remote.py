@@ -168,20 +168,22 @@ class RemoteBackend:
 
     def stream(self, request: GenerationRequest, cancel: CancelToken | None = None
                ) -> Iterator[tuple[str, str | None]]:
-        # The server evaluates the prompt before its first chunk, and `generate` checks `cancel`
-        # per chunk: so a watcher shuts the stream as soon as `cancel` is set, which unblocks a read
+        # The server evaluates the prompt before its first chunk (some before their headers), and
+        # `generate` checks `cancel` per chunk: so the request is sent where a cancel can leave it
+        # (_post), a watcher shuts the stream as soon as `cancel` is set, which unblocks a read
         # waiting on a server still reading a long prompt, and closing the stream stops the server's
         # generation.
         path, body = self._body(request)
         try:
-            response = requests.post(self.endpoint(path), json=body, stream=True, timeout=self.timeout,
-                                     **self.credentials())
+            response = self._post(path, body, cancel)
         except requests.Timeout:
             raise self._silent() from None
         except requests.RequestException as exc:
             raise NetworkError(
                 f"model server unreachable at {self.shown_url} ({type(exc).__name__}); start it or fix llm.remote_url"
             ) from None
+        if response is None:
+            return  # cancelled before the server answered: generate() marks the result so
         deadline = self.deadline_for(request)
         expired = threading.Event()
 
@@ -230,6 +232,39 @@ class RemoteBackend:
                 return
             if expired.is_set():
                 raise self._too_slow(deadline)
+
+    def _post(self, path: str, body: dict[str, Any], cancel: CancelToken | None) -> requests.Response | None:
+        """The streamed response once its headers are in; None when `cancel` was set first. The request is
+        sent from a helper thread, which closes a response that arrives after the cancel."""
+        def send() -> requests.Response:
+            return requests.post(self.endpoint(path), json=body, stream=True, timeout=self.timeout,
+                                 **self.credentials())
+
+        if cancel is None:
+            return send()
+        box: dict[str, Any] = {}
+        done, abandoned = threading.Event(), threading.Event()
+
+        def run() -> None:
+            try:
+                box["response"] = send()
+            except BaseException as exc:  # noqa: BLE001 - raised again in the asking thread
+                box["error"] = exc
+            finally:
+                done.set()
+                if abandoned.is_set() and "response" in box:
+                    box["response"].close()
+
+        threading.Thread(target=run, name="remote-request", daemon=True).start()
+        while not done.wait(CANCEL_POLL_S):
+            if cancel.cancelled:
+                abandoned.set()
+                if done.is_set() and "response" in box:  # it arrived just now: run() may have missed the flag
+                    box["response"].close()
+                return None
+        if "error" in box:
+            raise box["error"]
+        return box["response"]
 
     def deadline_for(self, request: GenerationRequest) -> float:
         """Seconds the whole answer may take: llm.timeout for the prompt, then SECONDS_PER_TOKEN per token."""
