@@ -138,6 +138,55 @@ def test_a_cancel_inside_a_prompt_batch_stops_that_batch_not_after_it(local_back
     assert not again.cancelled and again.text == fresh
 
 
+def test_ctrl_c_inside_a_prompt_batch_on_the_main_thread_stops_that_batch_and_is_not_lost(monkeypatch):
+    """`paperdesk ask` generates on the main thread with no cancel token: a Ctrl-C that arrives while
+    llama.cpp evaluates a prompt batch aborts that batch (its cache entries are gone, not kept as a finished
+    batch's would be) and reaches the caller as KeyboardInterrupt, not swallowed by llama.cpp's callback."""
+    import os
+    import signal
+    import threading
+
+    import llama_cpp
+    import llama_cpp._internals as internals
+
+    from conftest import LLAMA_THREADS
+    from paperdesk.core.llm.models import default_model
+
+    assert threading.current_thread() is threading.main_thread()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # the whole prompt in one batch, so the Ctrl-C surely lands inside it
+    local_backend = LocalBackend(default_model(), n_ctx=2048, n_threads=LLAMA_THREADS, n_batch=1024)
+    prompt = "Readers of scientific papers lose track of the citations they have seen. " * 30 + "\nIn short,"
+    request = GenerationRequest(prompt=prompt, max_tokens=6, temperature=0.0)
+    llama = local_backend.llama()
+    assert len(llama.tokenize(prompt.encode())) < local_backend.n_batch
+    llama.reset()
+    fresh = generate(local_backend, request).text
+    real_decode = internals.llama_cpp.llama_decode
+    started = threading.Event()
+
+    def decode_while_ctrl_c(ctx, batch):
+        started.set()  # a thread presses Ctrl-C while this batch is being evaluated
+        return real_decode(ctx, batch)
+
+    def press_ctrl_c():
+        started.wait(60)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(internals.llama_cpp, "llama_decode", decode_while_ctrl_c)
+    threading.Thread(target=press_ctrl_c, daemon=True).start()
+    llama.reset()
+    with pytest.raises(KeyboardInterrupt):
+        generate(local_backend, request)
+    monkeypatch.undo()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's own handler is back
+    memory = llama_cpp.llama_get_memory(llama._ctx.ctx)
+    assert llama.n_tokens == 0 and llama_cpp.llama_memory_seq_pos_max(memory, 0) == -1  # the batch was abandoned
+    llama.reset()
+    again = generate(local_backend, request)
+    assert not again.cancelled and again.text == fresh
+
+
 def test_two_generations_on_one_model_cancel_only_themselves(local_backend):
     import threading
 

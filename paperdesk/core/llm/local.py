@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 from pathlib import Path
 from typing import Any, Iterator
@@ -115,35 +116,57 @@ class LocalBackend:
         # decode drops that batch's cache entries and returns 2, so the model's state is that of
         # the batches before it.  The callback is set for prompt batches only: a one-token decode
         # is short, and a cancel then lands at the next token anyway.
+        #
+        # The callback runs Python on the thread that called decode. On the main thread Python's
+        # own Ctrl-C handler would raise KeyboardInterrupt inside it, where ctypes drops it; so for
+        # the batch a handler that only notes the Ctrl-C stands in, the callback aborts on it, and
+        # KeyboardInterrupt is raised once decode has returned.
         import llama_cpp
 
         decode = llama._ctx.decode
         ctx = llama._ctx.ctx
         no_callback = llama_cpp.ggml_abort_callback()  # a NULL pointer: llama.cpp asks nobody
+        interrupted = threading.Event()
 
         @llama_cpp.ggml_abort_callback
-        def cancelled(_data: Any) -> bool:
+        def stop_now(_data: Any) -> bool:
             token = self._cancel
-            return token is not None and token.cancelled
+            return interrupted.is_set() or (token is not None and token.cancelled)
 
-        self._abort_callback = cancelled  # kept referenced: llama.cpp holds a raw pointer to it
+        self._abort_callback = stop_now  # kept referenced: llama.cpp holds a raw pointer to it
+
+        def note_ctrl_c(_signum: int, _frame: Any) -> None:
+            interrupted.set()
 
         def decode_unless_cancelled(batch: Any) -> Any:
             token = self._cancel
             if token is not None and token.cancelled:
                 raise _Aborted()
-            if token is None or batch.batch.n_tokens <= 1:
+            if batch.batch.n_tokens <= 1:
                 return decode(batch)
-            llama_cpp.llama_set_abort_callback(ctx, cancelled, None)
+            interrupted.clear()
+            swap = (threading.current_thread() is threading.main_thread()
+                    and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+            if swap:
+                signal.signal(signal.SIGINT, note_ctrl_c)
+            llama_cpp.llama_set_abort_callback(ctx, stop_now, None)
             try:
-                return decode(batch)
+                result = decode(batch)
             except RuntimeError as exc:
-                if token.cancelled and "returned 2" in str(exc):  # aborted for this cancel
-                    llama._requires_eval = True  # the aborted batch left no logits to sample from
-                    raise _Aborted() from None
-                raise
+                if "returned 2" not in str(exc):  # not an abort: a real failure
+                    raise
+                llama._requires_eval = True  # the aborted batch left no logits to sample from
+                if not interrupted.is_set():
+                    if token is not None and token.cancelled:
+                        raise _Aborted() from None
+                    raise
             finally:
                 llama_cpp.llama_set_abort_callback(ctx, no_callback, None)
+                if swap:
+                    signal.signal(signal.SIGINT, signal.default_int_handler)
+            if interrupted.is_set():
+                raise KeyboardInterrupt
+            return result
 
         llama._ctx.decode = decode_unless_cancelled
 
