@@ -142,7 +142,9 @@ class LocalBackend:
             token = self._cancel
             if token is not None and token.cancelled:
                 raise _Aborted()
-            if batch.batch.n_tokens <= 1:
+            if batch.batch.n_tokens <= 1 or threading.current_thread() is not threading.main_thread():
+                # a worker thread (the TUI's, the shell's) shares the interpreter lock with a busy UI
+                # thread, which each graph step's callback would wait on: it is checked between batches
                 return decode(batch)
             interrupted.clear()
             swap = (threading.current_thread() is threading.main_thread()
