@@ -148,6 +148,52 @@ def test_a_cancel_inside_a_prompt_batch_stops_that_batch_not_after_it(local_back
     assert not again.cancelled and again.text == fresh
 
 
+def test_a_cancel_inside_a_prompt_batch_on_a_worker_thread_stops_that_batch(local_backend, monkeypatch):
+    """The TUI and the shell generate on a worker thread: there llama.cpp reads a flag in C, raised by a watcher
+    when the token is cancelled. The cancel arrives inside the prompt's first batch, and the batch is abandoned
+    (none of its tokens kept); the model answers as before afterwards."""
+    import threading
+    import time
+
+    import llama_cpp
+    import llama_cpp._internals as internals
+
+    prompt = "Readers of scientific papers lose track of the citations they have seen. " * 30 + "\nIn short,"
+    request = GenerationRequest(prompt=prompt, max_tokens=6, temperature=0.0)
+    llama = local_backend.llama()
+    llama.reset()
+    fresh = generate(local_backend, request).text
+    token = CancelToken()
+    real_decode = internals.llama_cpp.llama_decode
+    calls, results = [], {}
+
+    def decode_then_cancel(ctx, batch):
+        if threading.current_thread().name == "asker" and batch.n_tokens > 1 and not calls:
+            calls.append(llama.n_tokens)  # what the model held before this batch
+            token.cancel()  # the user presses Esc while this batch is being evaluated
+            end = time.monotonic() + 30
+            while not local_backend._abort_flag.raised and time.monotonic() < end:
+                time.sleep(0.005)  # the watcher has seen it before llama.cpp's first graph step
+        return real_decode(ctx, batch)
+
+    def ask():
+        results["cancelled"] = generate(local_backend, request, cancel=token)
+
+    monkeypatch.setattr(internals.llama_cpp, "llama_decode", decode_then_cancel)
+    llama.reset()
+    asker = threading.Thread(target=ask, name="asker")
+    asker.start()
+    asker.join(120)
+    monkeypatch.undo()
+    assert results["cancelled"].cancelled and results["cancelled"].finish_reason == "cancelled"
+    assert len(calls) == 1
+    held = llama_cpp.llama_memory_seq_pos_max(llama_cpp.llama_get_memory(llama._ctx.ctx), 0) + 1
+    assert llama.n_tokens == held == calls[0]  # the batch under way was abandoned inside llama.cpp
+    llama.reset()
+    again = generate(local_backend, request)
+    assert not again.cancelled and again.text == fresh
+
+
 def test_ctrl_c_inside_a_prompt_batch_on_the_main_thread_stops_that_batch_and_is_not_lost(monkeypatch):
     """`paperdesk ask` generates on the main thread with no cancel token: a Ctrl-C that arrives while
     llama.cpp evaluates a prompt batch aborts that batch (its cache entries are gone, not kept as a finished

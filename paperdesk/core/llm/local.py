@@ -11,6 +11,7 @@ from typing import Any, Iterator
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.cores import usable_cores, yield_to_ui
 from paperdesk.core.errors import ConfigError
+from paperdesk.core.llm.abort_flag import AbortFlag
 from paperdesk.core.llm.backend import Capabilities, GenerationRequest
 from paperdesk.core.llm.prefix_states import PrefixStates, chat_tokens, prime, shared_length
 
@@ -83,6 +84,7 @@ class LocalBackend:
         self._cancel: CancelToken | None = None  # the token of the generation holding `_generating`
         self._template: tuple[str | None] | None = None  # the chat template, once read
         self._abort_callback: Any = None  # llama.cpp's abort callback while this model is loaded
+        self._abort_flag: AbortFlag | None = None  # what the callback reads for worker-thread generations
 
     def llama(self) -> Any:
         with self._lock:
@@ -117,10 +119,12 @@ class LocalBackend:
         # the batches before it.  The callback is set for prompt batches only: a one-token decode
         # is short, and a cancel then lands at the next token anyway.
         #
-        # The callback runs Python on the thread that called decode. On the main thread Python's
-        # own Ctrl-C handler would raise KeyboardInterrupt inside it, where ctypes drops it; so for
-        # the batch a handler that only notes the Ctrl-C stands in, the callback aborts on it, and
-        # KeyboardInterrupt is raised once decode has returned.
+        # In a worker thread (the TUI, the shell) the callback is a C function reading a flag that a
+        # watcher thread raises on cancel (abort_flag), so no Python runs inside the batch.  On the
+        # main thread (the CLI, which has no token) it is Python, because a Ctrl-C must reach it:
+        # Python's own handler would raise KeyboardInterrupt inside the callback, where ctypes drops
+        # it, so for the batch a handler that only notes the Ctrl-C stands in, the callback aborts on
+        # it, and KeyboardInterrupt is raised once decode has returned.
         import llama_cpp
 
         decode = llama._ctx.decode
@@ -138,14 +142,34 @@ class LocalBackend:
         def note_ctrl_c(_signum: int, _frame: Any) -> None:
             interrupted.set()
 
+        flag = AbortFlag()
+        self._abort_flag = flag  # kept referenced: llama.cpp reads its buffer
+
+        def decode_watched(batch: Any, token: CancelToken) -> Any:
+            # a worker thread (the TUI's, the shell's): a Python callback would wait at each graph step
+            # on the interpreter lock a busy UI thread holds, so llama.cpp reads a flag in C instead
+            with flag.watching(token):
+                llama_cpp.llama_set_abort_callback(ctx, flag.callback, flag.data)
+                try:
+                    return decode(batch)
+                except RuntimeError as exc:
+                    if "returned 2" not in str(exc):  # not an abort: a real failure
+                        raise
+                    llama._requires_eval = True  # the aborted batch left no logits to sample from
+                    raise _Aborted() from None
+                finally:
+                    llama_cpp.llama_set_abort_callback(ctx, no_callback, None)
+
         def decode_unless_cancelled(batch: Any) -> Any:
             token = self._cancel
             if token is not None and token.cancelled:
                 raise _Aborted()
-            if batch.batch.n_tokens <= 1 or threading.current_thread() is not threading.main_thread():
-                # a worker thread (the TUI's, the shell's) shares the interpreter lock with a busy UI
-                # thread, which each graph step's callback would wait on: it is checked between batches
+            if batch.batch.n_tokens <= 1:
                 return decode(batch)
+            if threading.current_thread() is not threading.main_thread():
+                if token is None or flag.callback is None:  # nothing to stop it, or no C flag reader
+                    return decode(batch)
+                return decode_watched(batch, token)
             interrupted.clear()
             swap = (threading.current_thread() is threading.main_thread()
                     and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
