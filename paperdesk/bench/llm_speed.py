@@ -3,7 +3,8 @@
 Both load the same GGUF with the same settings, run the same prompt greedily,
 and have their KV cache reset before every run so prompt processing is
 measured every time. Also measures cancellation latency: from `cancel()` to
-the stream having ended.
+the stream having ended, on the main thread (the CLI) and on a worker thread
+beside a busy Python thread (the TUI and the shell).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from paperdesk.bench.common import emit, note
 from paperdesk.core.config import Settings
+from paperdesk.core.cores import yield_to_ui
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.llm.backend import GenerationRequest, generate
 from paperdesk.core.llm.local import LocalBackend
@@ -61,6 +63,67 @@ def _prefill_cancel(ours: LocalBackend, raw: Any, repeats: int) -> dict[str, flo
             break
     return {"paperdesk_median": round(statistics.median(ours_ms), 1), "paperdesk_max": round(max(ours_ms), 1),
             "raw_median": round(statistics.median(raw_ms), 1)}
+
+
+def _beside_a_busy_thread(ours: LocalBackend, raw: Any, repeats: int) -> dict[str, float]:
+    """As the TUI and the shell generate: on a worker thread, while another Python thread is always busy (a UI
+    at its worst). How long after a cancel 100 ms into the prompt generation stops, and the prompt's seconds
+    (paperdesk with its abort flag set, the raw library without any callback) beside that thread."""
+    import threading
+
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            sum(range(1000))
+
+    def on_worker(work: Any) -> Any:
+        out: dict[str, Any] = {}
+        thread = threading.Thread(target=lambda: out.update(value=work()), name="bench-worker")
+        thread.start()
+        thread.join()
+        return out["value"]
+
+    def ours_prompt() -> float:
+        ours.llama().reset()
+        result = generate(ours, GenerationRequest(prompt=PROMPT, max_tokens=1), cancel=CancelToken())
+        return result.first_token_s or 0.0
+
+    def raw_prompt() -> float:
+        yield_to_ui()  # at the priority paperdesk's generations run at, so only the callback differs
+        raw.reset()
+        start = time.perf_counter()
+        for _chunk in raw.create_completion(PROMPT, max_tokens=1, stream=True):
+            break
+        return time.perf_counter() - start
+
+    busy = threading.Thread(target=spin, daemon=True)
+    busy.start()
+    try:
+        stops, ours_s, raw_s = [], [], []
+        for _ in range(repeats):
+            token, stamp = CancelToken(), {}
+
+            def fire(token: CancelToken = token, stamp: dict = stamp) -> None:
+                time.sleep(PREFILL_CANCEL_AT)
+                stamp["t"] = time.perf_counter()
+                token.cancel()
+
+            def cancelled_answer(token: CancelToken = token) -> Any:
+                ours.llama().reset()
+                threading.Thread(target=fire, daemon=True).start()
+                return generate(ours, GenerationRequest(prompt=PROMPT, max_tokens=64), cancel=token)
+
+            assert on_worker(cancelled_answer).cancelled
+            stops.append((time.perf_counter() - stamp["t"]) * 1000)
+            ours_s.append(on_worker(ours_prompt))
+            raw_s.append(on_worker(raw_prompt))
+    finally:
+        stop.set()
+        busy.join()
+    return {"paperdesk_median": round(statistics.median(stops), 1), "paperdesk_max": round(max(stops), 1),
+            "prompt_s_paperdesk": round(statistics.median(ours_s), 2),
+            "prompt_s_raw": round(statistics.median(raw_s), 2)}
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -112,6 +175,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         generate(ours, GenerationRequest(prompt=PROMPT, max_tokens=200), on_token=on_token, cancel=token)
         latencies.append((time.perf_counter() - stamp["t"]) * 1000)
     prefill = _prefill_cancel(ours, raw, args.repeats)
+    worker = _beside_a_busy_thread(ours, raw, args.repeats)
     report: dict[str, Any] = {
         "model": choice.path.name,
         "prompt_tokens": n_prompt,
@@ -122,6 +186,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         "cancel_latency_ms": {"median": round(statistics.median(latencies), 2), "max": round(max(latencies), 2)},
         "n_batch": ours.n_batch,
         "cancel_in_prompt_ms": prefill,
+        "worker_beside_busy_thread": worker,
     }
     lines = [
         f"{report['model']}: {n_prompt} prompt tokens, {args.tokens} new tokens, median of {args.repeats}",
@@ -132,6 +197,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         f"cancel {PREFILL_CANCEL_AT * 1000:.0f} ms into the prompt (n_batch {ours.n_batch}): paperdesk stops after "
         f"median {prefill['paperdesk_median']:.1f} ms (max {prefill['paperdesk_max']:.1f}); raw Llama can stop only at "
         f"its first token, {prefill['raw_median']:.1f} ms later",
+        f"on a worker thread beside a busy Python thread: stops {worker['paperdesk_median']:.1f} ms after the cancel "
+        f"(max {worker['paperdesk_max']:.1f}); the prompt takes {worker['prompt_s_paperdesk']:.2f} s against "
+        f"{worker['prompt_s_raw']:.2f} s for the raw library "
+        f"({worker['prompt_s_paperdesk'] / max(worker['prompt_s_raw'], 1e-9):.3f}x)",
     ]
     from paperdesk.core.llm import speeds
 
