@@ -51,7 +51,7 @@ def test_wide_citation_opened_in_the_reader(snap_compare, home, arxiv, embedder)
         await settle(pilot)
         await pilot.press("f3", "right", "enter")
         reader = pilot.app.main.query_one(ReaderPane)
-        await settle(pilot, until=lambda: reader.page == 4 and reader.passage_found)
+        await settle(pilot, until=lambda: reader.page == 4 and reader.passage_found and reader.mark_in_view)
 
     assert snap_compare(app_for(home, arxiv.api_url), terminal_size=WIDE, run_before=run)
 

@@ -110,6 +110,7 @@ class ReaderPane(Pane):
         self.highlight = ""  # what is marked: the find's words or the cited passage
         self.passage = ""
         self.passage_found = False
+        self.mark_in_view = False  # the marked line has been scrolled into view (it waits for the layout)
         self.find_query = ""
         self.matches: list[Match] = []
         self.match_index: int | None = None
@@ -165,6 +166,7 @@ class ReaderPane(Pane):
 
     def _scroll_to_mark(self) -> None:
         offset = getattr(self, "_mark_line", None)
+        self.mark_in_view = offset is None
         if offset is not None:
             scroll = self.query_one("#reader-scroll", VerticalScroll)
             page = self.query_one("#reader-text", Static)
@@ -177,6 +179,7 @@ class ReaderPane(Pane):
                     self.set_timer(0.02, lambda: scroll_there(tries - 1))
                     return
                 scroll.scroll_to(y=max(0, row - 3), animate=False, immediate=True)
+                self.mark_in_view = True
 
             self.call_after_refresh(scroll_there)
 
