@@ -38,24 +38,29 @@ def _rates(n_prompt: int, tokens: int, first_s: float, total_s: float) -> dict[s
 PREFILL_CANCEL_AT = 0.1  # seconds after the request starts: well inside the prompt's evaluation
 
 
-def _prefill_cancel(ours: LocalBackend, raw: Any, repeats: int) -> dict[str, float]:
-    """How long after a cancel, sent while the prompt is still being evaluated, generation stops."""
+def _stop_after_cancel(ours: LocalBackend) -> float:
+    """Milliseconds from a cancel sent PREFILL_CANCEL_AT into a request (inside the prompt) to its end."""
     import threading
 
+    token, stamp = CancelToken(), {}
+
+    def fire() -> None:
+        time.sleep(PREFILL_CANCEL_AT)
+        stamp["t"] = time.perf_counter()
+        token.cancel()
+
+    ours.llama().reset()
+    threading.Thread(target=fire, daemon=True).start()
+    result = generate(ours, GenerationRequest(prompt=PROMPT, max_tokens=64), cancel=token)
+    assert result.cancelled
+    return (time.perf_counter() - stamp["t"]) * 1000
+
+
+def _prefill_cancel(ours: LocalBackend, raw: Any, repeats: int) -> dict[str, float]:
+    """How long after a cancel, sent while the prompt is still being evaluated, generation stops."""
     ours_ms, raw_ms = [], []
     for _ in range(repeats):
-        token, stamp = CancelToken(), {}
-
-        def fire(token: CancelToken = token, stamp: dict = stamp) -> None:
-            time.sleep(PREFILL_CANCEL_AT)
-            stamp["t"] = time.perf_counter()
-            token.cancel()
-
-        ours.llama().reset()
-        threading.Thread(target=fire, daemon=True).start()
-        result = generate(ours, GenerationRequest(prompt=PROMPT, max_tokens=64), cancel=token)
-        assert result.cancelled
-        ours_ms.append((time.perf_counter() - stamp["t"]) * 1000)
+        ours_ms.append(_stop_after_cancel(ours))
         raw.reset()
         start = time.perf_counter()
         for _chunk in raw.create_completion(PROMPT, max_tokens=1, stream=True):
@@ -102,20 +107,7 @@ def _beside_a_busy_thread(ours: LocalBackend, raw: Any, repeats: int) -> dict[st
     try:
         stops, ours_s, raw_s = [], [], []
         for _ in range(repeats):
-            token, stamp = CancelToken(), {}
-
-            def fire(token: CancelToken = token, stamp: dict = stamp) -> None:
-                time.sleep(PREFILL_CANCEL_AT)
-                stamp["t"] = time.perf_counter()
-                token.cancel()
-
-            def cancelled_answer(token: CancelToken = token) -> Any:
-                ours.llama().reset()
-                threading.Thread(target=fire, daemon=True).start()
-                return generate(ours, GenerationRequest(prompt=PROMPT, max_tokens=64), cancel=token)
-
-            assert on_worker(cancelled_answer).cancelled
-            stops.append((time.perf_counter() - stamp["t"]) * 1000)
+            stops.append(on_worker(lambda: _stop_after_cancel(ours)))
             ours_s.append(on_worker(ours_prompt))
             raw_s.append(on_worker(raw_prompt))
     finally:
