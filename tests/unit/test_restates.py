@@ -16,6 +16,12 @@ def test_a_sentence_with_a_new_word_or_a_number_is_kept():
     assert not restates("The papers evaluate 40 summaries [3].", q)
 
 
+def test_figures_the_question_gives_are_not_an_answer():
+    q = "In the mixture example with k = 1 to 5 components, what BIC value is obtained for each?"
+    assert restates("The BIC value is obtained for each of the k = 1 to 5 components [1].", q)
+    assert not restates("The BIC value is 1302.5 for k = 2 [1].", q)
+
+
 def test_a_yes_no_answer_that_repeats_the_question_is_an_answer():
     q = "Does the package use the EM algorithm?"
     assert not restates("The package uses the EM algorithm [1].", q)

@@ -3,7 +3,7 @@
 "Based on the information in the passages, here is how these papers evaluate
 summaries: [8]" carries a citation yet adds no word the question did not hold.
 A sentence restates the question when, its source marks removed, it has no
-number and every content word (three letters or more) is one of the question's
+number the question lacks and every content word (three letters or more) is one of the question's
 (compared by their first five letters, so "evaluate" and "evaluation" match)
 or a word about the sources themselves. For a yes/no question a plain
 restatement is the answer ("X uses Y" to "Does X use Y?"), so there only a
@@ -18,7 +18,7 @@ from paperdesk.core.agents.attribution import split_sentences
 
 _MARK = re.compile(r"\s*\[[^\]]{1,40}\]")
 _WORD = re.compile(r"[a-z]+")
-_NUMBER = re.compile(r"\d")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _ABOUT_SOURCES = frozenset(
     "according answer based below context described discussed document documents excerpt excerpts following "
     "given here heres information mentioned overview paper papers passage passages provided question shown "
@@ -36,7 +36,8 @@ def _prefixes(text: str) -> set[str]:
 def restates(sentence: str, question: str) -> bool:
     """True when the sentence says nothing the question did not (see the module docstring)."""
     bare = _MARK.sub(" ", sentence).strip()
-    if not bare or _NUMBER.search(bare):
+    # a figure the question itself gives ("k = 1 to 5") is no more an answer than its words
+    if not bare or set(_NUMBER.findall(bare)) - set(_NUMBER.findall(question)):
         return False
     meta = {w[:5] for w in _ABOUT_SOURCES}
     words = _prefixes(bare)
