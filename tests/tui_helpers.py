@@ -152,11 +152,21 @@ def typed(*lines: str):
     return run
 
 
+def hold_finds(desk, arxiv) -> None:
+    """Make the desk's next arXiv search wait on Retry-After until it is stopped: work that is running.
+
+    The loopback arXiv answers 503 with a minute's Retry-After as often as the client retries (the most
+    `arxiv.num_retries` allows), so the search runs about twenty minutes, not a fixed short time that a
+    loaded machine's slow steps could outrun."""
+    desk.arxiv.num_retries = 20
+    arxiv.fail_api(desk.arxiv.num_retries + 1, 503, retry_after=60)
+
+
 async def start_waiting_find(pilot, arxiv) -> None:
-    """Run a `find` that waits half a minute on the loopback arXiv's Retry-After: work that is running."""
+    """Run a `find` that waits on the loopback arXiv's Retry-After until it is stopped: work that is running."""
     app = pilot.app
     await settle(pilot)
-    arxiv.fail_api(3, 503, retry_after=30)
+    hold_finds(app.desk, arxiv)
     await pilot.press(*"find expository writing", "enter")
     await settle(pilot, until=lambda: app.busy and app.desk.busy)
 

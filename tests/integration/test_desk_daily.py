@@ -20,7 +20,8 @@ pytestmark = pytest.mark.slow
 
 def test_read_only_lines_are_answered_beside_a_running_command(make_desk, arxiv):
     desk = make_desk()
-    arxiv.fail_api(3, 503, retry_after=30)  # the find waits on Retry-After: a command that is running
+    desk.arxiv.num_retries = 20  # the find waits on Retry-After until it is stopped: a command that is running
+    arxiv.fail_api(21, 503, retry_after=60)
     finished = []
     worker = threading.Thread(target=lambda: finished.append(desk.run("find expository writing")))
     worker.start()

@@ -16,7 +16,7 @@ from paperdesk.tui.panes.reader import ReaderPane
 from paperdesk.tui.screens.confirm import ConfirmScreen
 from paperdesk.tui.screens.help import HelpScreen
 from paperdesk.tui.screens.text import TextScreen
-from tui_helpers import desk_events, settle, start_waiting_find, type_commands
+from tui_helpers import desk_events, hold_finds, settle, start_waiting_find, type_commands
 
 pytestmark = pytest.mark.slow
 PAPER = "2304.02623v1"
@@ -68,7 +68,7 @@ async def test_read_only_commands_answer_while_work_runs_and_never_interrupt_it(
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
         await type_commands(pilot, "list", "open 1")
         messages.clear()
-        arxiv.fail_api(3, 503, retry_after=60)  # the find waits three minutes in all: work that is running
+        hold_finds(app.desk, arxiv)  # the find waits until it is stopped: work that is running
         await pilot.press(*"find expository writing", "enter")
         await settle(pilot, until=lambda: app.busy and app.desk.busy)
 
