@@ -68,3 +68,46 @@ def test_a_sentence_holding_the_questions_rare_words_outranks_one_that_only_read
     scores, _ = evidence._sentence_scores(question, qvec, sentences, vectors, weights)
     assert int(np.argmax(vectors @ qvec)) == 0
     assert int(np.argmax(scores)) == 1
+
+
+class _Encoder:
+    """A stand-in sentence encoder (a test of the scoring arithmetic, not of meaning): fixed vectors by text."""
+
+    def __init__(self, vectors: dict[str, list[float]]) -> None:
+        self.vectors, self.asked = vectors, []
+
+    def encode(self, texts):
+        self.asked += list(texts)
+        return np.array([self.vectors.get(t, [0.0, 0.0, 0.0]) for t in texts])
+
+
+def test_only_a_limitation_question_reads_its_sentences_for_what_a_limitation_says() -> None:
+    encoder = _Encoder({})
+    assert evidence.intent_vector("How many participants took part?", encoder) is None
+    assert evidence.intent_vector("What problem does the paper address?", encoder) is None and encoder.asked == []
+    vector = evidence.intent_vector("What drawback of the parser do the authors mention?", encoder)
+    assert vector is not None and len(encoder.asked) == 1 and "limitation" in encoder.asked[0].lower()
+
+
+def test_a_sentence_that_says_a_limitation_outranks_one_that_only_shares_the_questions_topic() -> None:
+    question = "What limitation do the authors acknowledge about their sensor set-up?"
+    sentences = ["The sensor set-up used two electrodes on each arm.",
+                 "The sensor set-up had little room on the arm, so one electrode served two muscles."]
+    # axis 0: the question's topic, axis 2: what a limitation says; the first sentence is nearer the question
+    vectors = np.array([[0.8, 0.0, 0.0], [0.7, 0.0, 1.0]])
+    qvec, intent = np.array([1.0, 0.0, 0.0]), np.array([0.0, 0.0, 1.0])
+    weights = evidence.word_weights(question, sentences)
+    plain, _ = evidence._sentence_scores(question, qvec, sentences, vectors, weights)
+    read, _ = evidence._sentence_scores(question, qvec, sentences, vectors, weights, intent)
+    assert int(np.argmax(plain)) == 0 and int(np.argmax(read)) == 1
+    assert np.isclose(read.mean(), plain.mean())  # a lift for one is a loss for the other: no passage gains
+
+
+def test_the_real_embedder_hears_a_limitation_that_names_none(embedder) -> None:
+    """Closer in meaning to what a limitation says: a sentence that admits one in plain words, over a sentence
+    of the same topic that reports a fact (all-MiniLM-L6-v2, as search embeds)."""
+    vector = evidence.intent_vector("What caveat do the authors give about the survey's sample?", embedder)
+    admits, reports = embedder.encode(["Only volunteers from one city answered, so the sample may not represent "
+                                       "the wider population.",
+                                       "The survey was answered by 412 volunteers in the spring of that year."])
+    assert float(admits @ vector) > float(reports @ vector) + 0.05

@@ -64,6 +64,12 @@ _ROLES: list[tuple[re.Pattern[str], tuple[str, ...], re.Pattern[str] | None]] = 
                 r"increase|decrease|size|paid|cost)\b", re.I),
      (), re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|half)\b", re.I)),
 ]
+# question kind -> what a sentence that answers it says, in words of no paper: a sentence's closeness in meaning
+# to this description lifts it. A limitation is seldom named as one ("due to space we used X instead of Y"), so
+# the marking words above miss most; the sentence embedder reads the sense. Only the limitation kind has one.
+_INTENTS = {0: "A limitation of the work: a weakness, drawback or shortcoming of its method, data or results, "
+               "or a reason its findings may not hold."}
+INTENT_WEIGHT = 0.3  # per unit of a sentence's cosine to the kind's description above its passage's mean
 ROLE_BONUS = 0.15  # a wanted section's lift, in cosine units
 OTHER_PAPER = 0.2  # a passage from another paper than the best passage's is evidence only this close to it
 SPREAD = 0.3  # research: each paper whose best passage fits this close to the best one gives a passage
@@ -180,6 +186,14 @@ def _role(question: str) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
     return (), None
 
 
+def intent_vector(question: str, encoder: "SentenceEncoder") -> np.ndarray | None:
+    """The embedding of what an answer of the question's kind says (`_INTENTS`), or None for other kinds."""
+    kind = next((i for i, (pattern, _, _) in enumerate(_ROLES) if pattern.search(question)), None)
+    if kind not in _INTENTS:
+        return None
+    return np.asarray(encoder.encode([_INTENTS[kind]]))[0]
+
+
 # "the <description> paper": how a question names one paper by what it is about
 _DESCRIBED = re.compile(r"\b(?:the|this|that)\s+((?:[\w'’().-]+\s+){1,8}?)"
                         r"(?:paper|study|article|survey|vignette|report|letter|review)\b", re.I)
@@ -215,11 +229,16 @@ def described_paper(question: str, hits: Sequence["Hit"]) -> set[str]:
 
 
 def _sentence_scores(question: str, qvec: np.ndarray, sentences: Sequence[str], vectors: np.ndarray,
-                     weights: dict[str, float]) -> tuple[np.ndarray, int | None]:
-    """Each sentence's fit to the question; and the best-fitting one that states the kind of fact asked for."""
+                     weights: dict[str, float], intent: np.ndarray | None = None) -> tuple[np.ndarray, int | None]:
+    """Each sentence's fit to the question; and the best-fitting one that states the kind of fact asked for.
+    With `intent` (`intent_vector`), a sentence closer in meaning to what such an answer says than the others
+    scored with it gains INTENT_WEIGHT per unit of cosine (and one less close loses as much)."""
     _, marks = _role(question)
     kind = answer_marks(question)
     scores = vectors @ qvec
+    if intent is not None and len(sentences):
+        sense = vectors @ intent
+        scores = scores + INTENT_WEIGHT * (sense - sense.mean())
     typed: list[int] = []
     for i, s in enumerate(sentences):
         scores[i] += WORD_WEIGHT * coverage(weights, s)
@@ -297,11 +316,13 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
     sections, _ = _role(question)
     named = named_papers(question, pool)
     weights = word_weights(question, flat)
+    intent = intent_vector(question, encoder)
     top = max(h.score for h in pool) or 1.0
     ranked: list[tuple[float, int, str]] = []
     at = 0
     for i, (hit, sentences) in enumerate(zip(pool, per_hit)):
-        scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights)
+        scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights,
+                                         intent)
         at += len(sentences)
         fit = float(scores.max()) + 0.1 * hit.score / top
         if sections and any(name in hit.section.lower() for name in sections):
@@ -338,10 +359,12 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
     qvec = encoder.encode_query(question)
     vectors = encoder.encode(flat)
     weights = word_weights(question, flat)
+    intent = intent_vector(question, encoder)
     out, at = [], 0
     shown = " "  # the windows so far, as plain words between spaces
     for sentences in per_hit:
-        scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights)
+        scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights,
+                                         intent)
         at += len(sentences)
         if distinct:
             fresh = [i for i, s in enumerate(sentences) if f" {plain_words(s)} " not in shown]
@@ -378,7 +401,7 @@ def reading(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
     qvec = encoder.encode_query(question)
     vectors = encoder.encode(flat)
     weights = word_weights(question, flat)
-    scores, _ = _sentence_scores(question, qvec, flat, vectors, weights)
+    scores, _ = _sentence_scores(question, qvec, flat, vectors, weights, intent_vector(question, encoder))
     owner = np.array([i for i, sentences in enumerate(per_hit) for _ in sentences])
     chosen: set[int] = set()
     size = 0
