@@ -125,3 +125,36 @@ def test_a_full_stop_with_superscript_reference_numbers_ends_the_sentence():
     text = "Popular methods are MEG and CF-Explainer.69,104,105 The descriptor method fits a model. Version 2.1 is out."
     assert split_sentences(text) == ["Popular methods are MEG and CF-Explainer.69,104,105",
                                      "The descriptor method fits a model.", "Version 2.1 is out."]
+
+
+def test_figures_alone_each_from_the_passage_it_cites_keep_their_citations() -> None:
+    """A two-part answer of figures only ("61% [1] and 48% [2].") is held to its cited passages together: each
+    states one figure, and neither the sentence's meaning nor any word ties it to them."""
+    passages = ["The first survey counted a share of 61% of the sampled plots as flooded.",
+                "A stricter count by the second instrument put it at 48% of the plots."]
+    encode = lambda texts: np.array([[0.0, 0.0, 1.0] for _ in texts])  # noqa: E731 - far from both in meaning
+    vectors = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    grounded = ground("61% [1] and 48% [2].", vectors, encode, passages)
+    assert grounded.text == "61% [1] and 48% [2]." and grounded.removed == [] and grounded.numbers_flagged == []
+    # a figure neither passage states loses the citations; and one cited passage must state a figure of its own
+    assert ground("61% [1] and 37% [2].", vectors, encode, passages).removed == [1, 2]
+    third = passages + ["The plots lie along the river's lower course."]
+    vectors3 = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]])
+    assert 3 in ground("61% [1] and 48% [2] [3].", vectors3, encode, third).removed
+
+
+def test_a_lone_figure_far_from_its_passage_in_meaning_is_not_held_up_by_it() -> None:
+    passages = ["A stricter count by the second instrument put it at 48% of the plots."]
+    encode = lambda texts: np.array([[0.0, 1.0] for _ in texts])  # noqa: E731
+    vectors = np.array([[1.0, 0.0]])
+    assert ground("48% [1].", vectors, encode, passages).removed == [1]  # nothing says what it counts
+
+
+def test_a_sentence_citing_two_passages_is_held_to_what_they_state_together() -> None:
+    passages = ["The first survey counted 61% of the sampled plots as flooded.",
+                "The second instrument counted flooded plots more strictly, at 48%."]
+    encode = lambda texts: np.array([[0.0, 0.0, 1.0] for _ in texts])  # noqa: E731
+    vectors = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    text = "The surveys counted flooded plots at 61% [1] and at 48% [2]."
+    grounded = ground(text, vectors, encode, passages)
+    assert grounded.text == text and grounded.numbers_flagged == []

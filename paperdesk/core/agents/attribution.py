@@ -130,7 +130,8 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
     sentence that is merely on the topic is not credited to a source. It also
     needs every number it states ("10 times", "20%") to be in the passage
     (`full_texts`, the whole chunk, when given): otherwise it loses the citation
-    and is flagged.
+    and is flagged. A sentence citing several passages, each stating some of its
+    facts, is held to what they state together (held_by, figures_apart).
     """
     number_texts = full_texts or passage_texts
     sentences = split_sentences(_AFTER_STOP.sub(r" \2\1", text))  # "... 2020). [1]" cites "... 2020)"
@@ -144,15 +145,17 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
     out = []
     for i, sentence in enumerate(sentences):
         cited = [int(m) for m in SOURCE_REF.findall(sentence)]
+        held = held_by(sentence, cited, number_texts)
+        apart = figures_apart(sentence, cited, number_texts)
         bad = [n for n in cited if not 1 <= n <= len(passages)
-               or (sims[i, n - 1] < KEEP and not anchored(sentence, number_texts[n - 1]))]
+               or (sims[i, n - 1] < KEEP and not anchored(sentence, held.get(n, "")) and n not in apart)]
         better = _better_source(sentence, sims[i], [n for n in cited if n not in bad], passage_texts, number_texts)
         if better is not None:  # the model cited a passage on the topic; another one says what the sentence says
             sentence = _cite(SOURCE_REF.sub("", sentence), better)
             added.append(better)
             out.append(sentence)
             continue
-        miscounted = [n for n in cited if n not in bad and unsupported_numbers(sentence, number_texts[n - 1])]
+        miscounted = [n for n in cited if n not in bad and unsupported_numbers(sentence, held[n])]
         if miscounted:
             flagged.append(SOURCE_REF.sub("", sentence).strip())
             bad += miscounted
@@ -174,6 +177,31 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
 
 
 REPOINT = 0.15  # a passage this much closer than the cited one (and stating the same numbers) takes the citation
+
+
+def held_by(sentence: str, cited: Sequence[int], texts: Sequence[str]) -> dict[int, str]:
+    """What each source the sentence cites (1-based, in range) is held to: its own text; or, for a sentence that
+    cites several ("77% [2] and 89% [3]", one figure from each), the cited texts together, for each cited
+    source that states one of the sentence's facts (one that states none is held to its own text)."""
+    own = {n: texts[n - 1] for n in dict.fromkeys(cited) if 1 <= n <= len(texts)}
+    if len(own) < 2:
+        return own
+    facts = len(unstated(sentence, []))
+    together = " ".join(own.values())
+    return {n: together if facts and len(unstated(sentence, [text])) < facts else text for n, text in own.items()}
+
+
+def figures_apart(sentence: str, cited: Sequence[int], texts: Sequence[str]) -> set[int]:
+    """The cited sources (1-based, in range) of a sentence of figures alone, no word ("77% [2] and 89% [3]."),
+    when each states one of its figures and together they state every one; else none. A lone figure is no
+    answer of this kind: nothing in it says what it counts."""
+    own = [n for n in dict.fromkeys(cited) if 1 <= n <= len(texts)]
+    if len(own) < 2 or re.search(r"[a-z][a-z0-9-]{3,}", SOURCE_REF.sub(" ", sentence).lower()):
+        return set()
+    facts = len(unstated(sentence, []))
+    if not facts or any(len(unstated(sentence, [texts[n - 1]])) >= facts for n in own):
+        return set()
+    return set(own) if not unstated(sentence, [texts[n - 1] for n in own]) else set()
 
 
 def anchored(sentence: str, passage: str) -> bool:
