@@ -146,7 +146,7 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
     for i, sentence in enumerate(sentences):
         cited = [int(m) for m in SOURCE_REF.findall(sentence)]
         held = held_by(sentence, cited, number_texts)
-        apart = figures_apart(sentence, cited, number_texts)
+        apart = figures_apart(sentence, held)
         bad = [n for n in cited if not 1 <= n <= len(passages)
                or (sims[i, n - 1] < KEEP and not anchored(sentence, held.get(n, "")) and n not in apart)]
         better = _better_source(sentence, sims[i], [n for n in cited if n not in bad], passage_texts, number_texts)
@@ -176,6 +176,7 @@ def ground(text: str, passages: np.ndarray, encode: Encoder, passage_texts: Sequ
     return Grounded(" ".join(out), removed, added, flagged)
 
 
+_LONG_WORD = re.compile(r"[a-z][a-z0-9-]{3,}")  # a word of four letters or more: what a bare answer names
 REPOINT = 0.15  # a passage this much closer than the cited one (and stating the same numbers) takes the citation
 
 
@@ -191,26 +192,23 @@ def held_by(sentence: str, cited: Sequence[int], texts: Sequence[str]) -> dict[i
     return {n: together if facts and len(unstated(sentence, [text])) < facts else text for n, text in own.items()}
 
 
-def figures_apart(sentence: str, cited: Sequence[int], texts: Sequence[str]) -> set[int]:
-    """The cited sources (1-based, in range) of a sentence of figures alone, no word ("77% [2] and 89% [3]."),
-    when each states one of its figures and together they state every one; else none. A lone figure is no
-    answer of this kind: nothing in it says what it counts."""
-    own = [n for n in dict.fromkeys(cited) if 1 <= n <= len(texts)]
-    if len(own) < 2 or re.search(r"[a-z][a-z0-9-]{3,}", SOURCE_REF.sub(" ", sentence).lower()):
+def figures_apart(sentence: str, held: dict[int, str]) -> set[int]:
+    """The cited sources of a sentence of figures alone, no word ("77% [2] and 89% [3]."), when each states one
+    of its figures (`held`, from held_by, holds them all to their texts together) and together they state every
+    one; else none. A lone figure is no answer of this kind: nothing in it says what it counts."""
+    joint = set(held.values())
+    if len(held) < 2 or len(joint) != 1 or _LONG_WORD.search(SOURCE_REF.sub(" ", sentence).lower()):
         return set()
-    facts = len(unstated(sentence, []))
-    if not facts or any(len(unstated(sentence, [texts[n - 1]])) >= facts for n in own):
-        return set()
-    return set(own) if not unstated(sentence, [texts[n - 1] for n in own]) else set()
+    return set(held) if unstated(sentence, []) and not unstated(sentence, list(joint)) else set()
 
 
 def anchored(sentence: str, passage: str) -> bool:
     """The sentence states facts (numbers, names) and the passage states them all, sharing its words; or it is
     a bare answer of a few words ("pdfplumber") the passage holds. Support that holds even when the sentence
     is far from the passage in meaning ("sciSpaCy and PySBD")."""
-    words = re.findall(r"[a-z][a-z0-9-]{3,}", SOURCE_REF.sub(" ", sentence).lower())
+    words = _LONG_WORD.findall(SOURCE_REF.sub(" ", sentence).lower())
     if 1 <= len(words) <= 3 and len(sentence.split()) <= 6:
-        held = set(re.findall(r"[a-z][a-z0-9-]{3,}", passage.lower()))
+        held = set(_LONG_WORD.findall(passage.lower()))
         return all(w in held for w in words) and not unstated(sentence, [passage])
     return bool(unstated(sentence, [])) and not unstated(sentence, [passage]) and shares_words(sentence, passage)
 
