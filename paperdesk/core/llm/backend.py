@@ -54,6 +54,7 @@ class Capabilities:
 
     streams: bool = True  # tokens arrive one by one (else the whole text at the end)
     json_schema: bool = False  # honours GenerationRequest.json_schema (grammar-constrained output)
+    judges: bool = False  # has yes_margins: the model's yes-or-no on items, read from its next-token scores
 
 
 class Backend(Protocol):

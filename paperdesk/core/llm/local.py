@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.cores import usable_cores, yield_to_ui
@@ -64,7 +65,7 @@ class LocalBackend:
     """
 
     name = "local"
-    capabilities = Capabilities(streams=True, json_schema=True)
+    capabilities = Capabilities(streams=True, json_schema=True, judges=True)
 
     def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int = 0, n_batch: int = 128,
                  probe: bool = True, prefix_folder: Path | None = None) -> None:
@@ -286,6 +287,29 @@ class LocalBackend:
             raise
         except Exception as exc:  # the chat template would not render, say: the request goes ahead as it is
             _log.debug("prompt opening not primed: %s", exc)
+
+    def yes_margins(self, system: str, opening: str, items: Sequence[str], cancel: CancelToken | None = None,
+                    seconds: float | None = None) -> list[float]:
+        """The model's log-odds of replying "yes" over "no" to `opening` followed by each item (yes_no.py), in
+        order; fewer come back when `cancel` is cancelled or `seconds` have passed (counted from the first
+        item, so a slower machine scores fewer). It holds the model as a generation does."""
+        from paperdesk.core.llm import yes_no
+
+        yield_to_ui()
+        llama = self.llama()
+        while not self._generating.acquire(timeout=0.05):
+            if cancel is not None and cancel.cancelled:
+                return []
+        deadline = None if seconds is None else time.monotonic() + seconds
+        try:
+            self._cancel = cancel
+            return yes_no.margins(llama, system, opening, items, stop=lambda: (
+                (cancel is not None and cancel.cancelled) or (deadline is not None and time.monotonic() > deadline)))
+        except _Aborted:
+            return []
+        finally:
+            self._cancel = None
+            self._generating.release()
 
     def prompt_room(self, prompt: str, max_tokens: int) -> int:
         """Tokens left in the window once `prompt` (with a chat template's overhead) and `max_tokens` are in it."""
