@@ -116,7 +116,7 @@ def cmd_redo(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
-    from paperdesk.core.agents.answer import answer
+    from paperdesk.core.agents.answer import answer, answer_options
 
     from paperdesk.cli_common import UsageError
     from paperdesk.core.library.library import MAX_K
@@ -134,9 +134,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
         memory = MemoryGraph.for_library(library)
     result = answer(library, make_backend(settings), question, k=args.k, on_token=_stream(args),
                     max_tokens=settings["answer.max_tokens"], memory=memory, recall_k=settings["memory.recall"],
-                    select=settings["answer.select"], reading=settings["answer.reading_words"],
-                    second_look=settings["answer.second_look"], seed=settings["answer.seed"],
-                    note=None if args.json else lambda p: print(f"\n({p.stage})", file=sys.stderr, flush=True))
+                    **answer_options(settings), note=None if args.json else lambda p: print(f"\n({p.stage})", file=sys.stderr, flush=True))
     if args.json:
         print_json(result.to_json())
         return 0

@@ -92,7 +92,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--ids", help="only these questions (comma-separated ids), e.g. the ones a change touches; "
                                  "not for the check half")
     p.add_argument("--evidence", action="store_true",
-                   help="no model: does the evidence the writer would read hold the answer, on a supporting page?")
+                   help="does the evidence the writer would read hold the answer, on a supporting page? No model "
+                        "runs, unless --models names a writer and answer.judge is on: then it judges the sentences")
     p.add_argument("--results", type=Path,
                    help="also write each question's full answer (text, citations, passages) to this JSON Lines file, "
                         "to study a change without the model; not for the check half")

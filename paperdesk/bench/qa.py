@@ -26,7 +26,8 @@ With --evidence no model runs: each question's evidence (the passages and
 windows the writer would read) is checked instead: does it hold the answer
 (every regex matches the windows together), and does a window on a supporting
 page hold it? An answer cannot be better than its evidence, so this measures
-search and re-ranking on their own, in seconds.
+search and re-ranking on their own, in seconds. With answer.judge on and --models naming a writer, that
+writer judges the candidate sentences first, as its answers would have it.
 """
 
 from __future__ import annotations
@@ -256,22 +257,20 @@ def library_home(settings: Settings, pdfs: list[Path]) -> tuple[Path, dict[str, 
 
 def ask_json(library: Any, backend: Any, settings: Settings, question: str) -> dict[str, Any]:
     """What `paperdesk ask --json QUESTION` prints, for this library and backend."""
-    from paperdesk.core.agents.answer import answer
+    from paperdesk.core.agents.answer import answer, answer_options
 
     result = answer(library, backend, question, k=settings["answer.k"], max_tokens=settings["answer.max_tokens"],
-                    memory=None, recall_k=0, select=settings["answer.select"],
-                    reading=settings["answer.reading_words"], second_look=settings["answer.second_look"],
-                    seed=settings["answer.seed"])
+                    memory=None, recall_k=0, **answer_options(settings))
     return result.to_json()
 
 
-def evidence_row(library: Any, settings: Settings, question: Question, paper_id: str) -> dict[str, Any]:
+def evidence_row(library: Any, settings: Settings, question: Question, paper_id: str,
+                 backend: Any = None) -> dict[str, Any]:
     """Whether the windows `ask` would write from hold the answer, and one on a supporting page does; and,
     to tell where a miss happens, whether search's wider candidate pool and the chosen passages' whole
-    chunks held it (a search miss, a re-ranking miss, or a window that cut the sentence out)."""
-    from paperdesk.core.agents.answer import CANDIDATES, EVIDENCE_WORDS, relevant, retrieve
-    from paperdesk.core.agents.evidence import windows
-
+    chunks held it (a search miss, a re-ranking miss, or a window that cut the sentence out). With `backend`
+    (the writer), the windows are those its judging cuts."""
+    from paperdesk.core.agents.answer import CANDIDATES, first_windows, relevant, retrieve
     from paperdesk.core.search.reader import sentence_encoder
 
     reader = sentence_encoder(settings, library.embedder)  # as the answer reads: the reader, when installed
@@ -288,8 +287,10 @@ def evidence_row(library: Any, settings: Settings, question: Question, paper_id:
         from paperdesk.core.agents.evidence import reading
 
         texts = reading(library, question.question, hits, full, settings["answer.reading_words"], encoder=reader)
-    else:
-        texts = windows(library, question.question, hits, full, EVIDENCE_WORDS, encoder=reader, distinct=True)
+    else:  # with a backend, the writer's judging as the answer has it (answer.judge)
+        judge = settings["answer.judge"] if backend is not None else 0
+        hits, full, texts = first_windows(library, backend, question.question, hits, full, reader, True, judge,
+                                          settings["answer.judge_seconds"])
     elapsed = time.perf_counter() - start
     held = is_correct(" ".join(texts), question)
     read = [t for t in texts if t.strip()]  # the writer leaves out a passage with nothing (new) to read
@@ -310,15 +311,23 @@ def evidence_row(library: Any, settings: Settings, question: Question, paper_id:
 def run_evidence(args: argparse.Namespace, questions: list[Question], settings: Settings, home: Path,
                  ids: dict[str, str]) -> int:
     from paperdesk.core.library.library import Library
+    from paperdesk.core.llm.factory import make_backend
 
-    library = Library(settings.with_overrides(home=str(home)))
+    settings = settings.with_overrides(home=str(home))
+    models = [m.strip() for m in (getattr(args, "models", None) or "").split(",") if m.strip()]
+    backend = None
+    if models and settings["answer.judge"]:  # the first writer named judges the sentences, as its answers do
+        settings = settings.with_overrides(**{"llm.model_path": "", "llm.writer_model": models[0]})
+        backend = make_backend(settings)
+        backend.warm_up()
+    library = Library(settings)
     library.embedder.model()
     hidden = getattr(args, "split", None) == "check"
     rows = []
     for q in questions:
         if q.kind == ABSENT:  # nothing to hold
             continue
-        row = {**evidence_row(library, settings, q, ids[q.paper]), "kind": q.kind, "paper": q.paper}
+        row = {**evidence_row(library, settings, q, ids[q.paper], backend), "kind": q.kind, "paper": q.paper}
         rows.append(row)
         if not hidden:
             where = "" if row["held"] else (" (cut out of the window)" if row["in_chunks"] else
@@ -436,8 +445,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             result = ask_json(library, backend, model_settings, q.question)
             row = score(result, q, ids[q.paper])
             row["time_s"] = round(time.perf_counter() - start, 2)
-            if q.kind != ABSENT:  # did the windows the writer read first hold the answer? (not timed)
-                row["held"] = evidence_row(library, model_settings, q, ids[q.paper])["held"]
+            if q.kind != ABSENT:  # did the windows the writer read first hold the answer?
+                row["held"] = is_correct(" ".join(result.get("read", [])), q)
             rows.append(row)
             if saved:
                 with saved.open("a", encoding="utf-8") as out:

@@ -153,6 +153,12 @@ KEYS: tuple[Key, ...] = (
     Key("answer.second_look", int, 450, lambda v: v >= 0,
         "an answer not found in each passage's best sentences is written again from this many words of the "
         "passages' best-fitting sentences; 0 = off"),
+    Key("answer.judge", int, 0, lambda v: v >= 0,
+        "N: before it writes, a local writer is asked of the N best-scoring candidate sentences, one by one, "
+        "whether each states the answer; the passage it judges likeliest is read first, and each window shows "
+        "its likeliest sentence (8 was measured; 0 = off)"),
+    Key("answer.judge_seconds", float, 6.0, _positive,
+        "the most seconds that judging takes: a slower machine judges fewer candidates"),
     Key("answer.seed", int, 1, lambda v: v >= 0,
         "sampling seed of an answer's first draw: the same seed and passages give the same answer, another "
         "seed another draw (how much answers move between draws is what a benchmark's difference must beat)"),

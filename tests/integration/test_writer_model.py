@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import PAPERS
-from paperdesk.core.agents import answer as answers
+from paperdesk.core.agents import answer as answers, sentence_judge
 from paperdesk.core.llm import catalogue
 from paperdesk.core.llm.factory import make_backend
 from settings_for import settings_for
@@ -38,3 +38,14 @@ def test_the_qwen_writer_answers_from_the_paper(tmp_home, embedder):
     assert result.text not in (answers.NOTHING_FOUND, answers.NONE_STATED) and not result.numbers_flagged, result.text
     shown = "".join(streamed)
     assert "citation" in shown.lower() and result.citations, streamed  # streamed as written, on the question's topic
+
+
+def test_the_qwen_writer_says_yes_to_the_sentence_that_answers(tmp_home):
+    settings = settings_for(tmp_home, PAPERDESK_LLM_WRITER_MODEL=WRITER, PAPERDESK_LLM_N_CTX="2048")
+    backend = make_backend(settings)
+    system, opening, items = sentence_judge.prompt("How many participants took part in the study?", [
+        "We recruited 18 participants, all graduate students, for the study.",
+        "Participants read papers in a web interface that highlights citations.",
+        "Reading scientific papers is an important part of research work."])
+    margins = backend.yes_margins(system, opening, items)
+    assert margins[0] > max(margins[1:]) + 2, margins  # a clear gap: a likely yes against a sure no

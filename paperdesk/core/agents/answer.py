@@ -9,7 +9,7 @@ their improved revisions, and (for now, one retrieval round) research reports.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 
 from paperdesk.core.agents.attribution import (
@@ -30,7 +30,7 @@ from paperdesk.core.agents.passage_answer import answering_sentence, cut_quote
 from paperdesk.core.agents.restates import restates
 from paperdesk.core.agents.second_look import reads_new
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
-from paperdesk.core.agents import answer_prompt, evidence, quality
+from paperdesk.core.agents import answer_prompt, evidence, quality, sentence_judge
 from paperdesk.core.agents.answer_result import (NONE_STATED, NOT_FOUND, NOTHING_FOUND, QUOTED, STOPS,
                                                  SUPPORTED_MIN, AnswerResult, not_found_text, source as _source)
 from paperdesk.core.agents.answer_selected import write_selected
@@ -45,6 +45,7 @@ from paperdesk.core.search.reader import sentence_encoder
 from paperdesk.core.prompts import render, template as template_text
 
 if TYPE_CHECKING:
+    from paperdesk.core.config import Settings
     from paperdesk.core.memory.graph import MemoryGraph
 
 MIN_VECTOR = 0.25  # below this cosine, with no keyword match, a passage is not about the question
@@ -101,6 +102,8 @@ def write(
     second_look: int = 0,
     distinct: bool = True,
     seed: int = 1,
+    judge: int = 0,
+    judge_seconds: float | None = None,
     **values: str,
 ) -> AnswerResult:
     """Generate text from `hits` with prompt `template`, then ground it: every [n] checked, sentences attributed.
@@ -117,6 +120,8 @@ def write(
     With `distinct`, no sentence is shown twice and a passage with nothing new is left out, so the answer's
     [n] number its `hits` (the result's) as read; without it, every passage keeps its place and number.
     `seed` is the first draw's sampling seed (the retry has its own).
+    With `judge` > 0, an answer's windows are cut around the sentences the writer judges to state the answer,
+    among that many best-scoring candidates, for at most `judge_seconds` (sentence_judge.py).
     """
     if template == "answer" and select and hits and backend.capabilities.json_schema:
         picked = write_selected(library, backend, question, hits, on_token, cancel, max_tokens, note, dialogue)
@@ -134,8 +139,11 @@ def write(
     if template == "answer" and reading > 0:  # one budget over all passages, where the fitting sentences are
         passages = evidence.reading(library, question, hits, texts, reading, encoder=reader)
     else:
-        passages = evidence.windows(library, question, hits, texts, EVIDENCE_WORDS, encoder=reader,
-                                    distinct=distinct)
+        judge = judge if template == "answer" and backend.capabilities.judges else 0
+        if judge and note is not None:
+            note(Progress("answer: asking the writer which sentences state it", 0, judge, "sentences"))
+        hits, texts, passages = first_windows(library, backend, question, hits, texts, reader, distinct, judge,
+                                              judge_seconds, cancel)
     kept = [i for i, p in enumerate(passages) if p.strip()] or [0]  # a passage with nothing (new) to read is left out
     hits, texts, passages = [hits[i] for i in kept], [texts[i] for i in kept], [passages[i] for i in kept]
     chat = bool(backend.chat_template)
@@ -245,11 +253,33 @@ def write(
     citations = [_source(n, hits[n - 1]) for n in used]
     timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
     first = AnswerResult(text.strip(), citations, hits, result.cancelled, timings, removed, fallback,
-                         bool(failures), leaks, flagged, failures, [d.sentence for d in dropped], not_found, recited)
+                         bool(failures), leaks, flagged, failures, [d.sentence for d in dropped], not_found, recited,
+                         list(passages))
     if template != "answer" or second_look <= 0 or reading > 0 or result.cancelled or not (fallback or not_found):
         return first
     return _second_look(library, backend, question, offered, first, " ".join(passages), second_look, on_token,
                         cancel, max_tokens, dialogue, note, start, seed)
+
+
+def first_windows(library: Library, backend: Backend, question: str, hits: list[Hit], texts: list[str],
+                  reader: "evidence.SentenceEncoder", distinct: bool = True, judge: int = 0,
+                  judge_seconds: float | None = None, cancel: CancelToken | None = None,
+                  ) -> tuple[list[Hit], list[str], list[str]]:
+    """The passages (hits and chunk texts, reordered when the writer judged) and their evidence windows, as an
+    answer's first reading has them: each passage's best sentence and neighbours (evidence.cut); with `judge`,
+    cut around the sentences the writer judges to state the answer (sentence_judge.py)."""
+    scored = evidence.scored_passages(library, question, texts, reader)
+    if judge > 0:
+        scored, order = sentence_judge.judged(backend, question, scored, judge, cancel, judge_seconds)
+        hits, texts, scored = [hits[i] for i in order], [texts[i] for i in order], [scored[i] for i in order]
+    return hits, texts, evidence.cut(scored, EVIDENCE_WORDS, distinct=distinct)
+
+
+def answer_options(settings: "Settings") -> dict[str, Any]:
+    """The answer.* settings as `answer`'s and `write`'s keywords."""
+    return {"select": settings["answer.select"], "reading": settings["answer.reading_words"],
+            "second_look": settings["answer.second_look"], "seed": settings["answer.seed"],
+            "judge": settings["answer.judge"], "judge_seconds": settings["answer.judge_seconds"]}
 
 
 def _second_look(library: Library, backend: Backend, question: str, hits: list[Hit], first: AnswerResult,
@@ -276,6 +306,7 @@ def _second_look(library: Library, backend: Backend, question: str, hits: list[H
         return first
     if on_token is not None:
         on_token(f"\n\n{wider.text}")
+    wider.read = first.read  # what was read first, as for any answer
     wider.timings["first_token_s"] = first.timings.get("first_token_s", 0.0)
     wider.timings["total_s"] = time.perf_counter() - start
     wider.regenerated = True
@@ -315,13 +346,16 @@ def answer(
     reading: int = 0,
     second_look: int = 0,
     seed: int = 1,
+    judge: int = 0,
+    judge_seconds: float | None = None,
 ) -> AnswerResult:
     """Search (the library, and the pages `memory` recalls), then answer citing the passages found."""
     start = time.perf_counter()
     hits = retrieve(library, question, k, memory=memory, recall_k=recall_k)
     search_s = time.perf_counter() - start
     result = write(library, backend, question, hits, on_token=on_token, cancel=cancel, max_tokens=max_tokens,
-                   note=note, select=select, reading=reading, second_look=second_look, seed=seed)
+                   note=note, select=select, reading=reading, second_look=second_look, seed=seed, judge=judge,
+                   judge_seconds=judge_seconds)
     result.timings["search_s"] = search_s
     result.timings["first_token_s"] = result.timings.get("first_token_s", 0.0) + search_s
     result.timings["total_s"] = time.perf_counter() - start

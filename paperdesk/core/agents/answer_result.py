@@ -39,6 +39,7 @@ class AnswerResult:
     dropped: list[str] = field(default_factory=list)  # sentences withheld: facts their passages do not state
     not_found: bool = False  # too little was supported: the text says so and quotes the closest passages
     recited: int = 0  # sentences whose [n] was moved to the passage that states their facts
+    read: list[str] = field(default_factory=list)  # what the writer read first: each passage's evidence window
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": self.citations, "hits": [h.to_json() for h in self.hits],
@@ -46,7 +47,7 @@ class AnswerResult:
                               "regenerated": self.regenerated, "leaks_removed": self.leaks_removed,
                               "numbers_flagged": len(self.numbers_flagged), "failures": self.gate_failures,
                               "dropped": self.dropped, "not_found": self.not_found, "recited": self.recited},
-                "timings": {k: round(v, 3) for k, v in self.timings.items()}}
+                "read": self.read, "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
     @property
     def sources(self) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -250,14 +251,16 @@ def _sentence_scores(question: str, qvec: np.ndarray, sentences: Sequence[str], 
     return scores, max(typed, key=lambda i: scores[i]) if typed else None
 
 
+EXTRA_ROOM = 0.5  # the words a window may add after a gap, as a share of its own
 SECOND_MARGIN = 0.15  # a sentence this close to the best one's score joins the window, even when not beside it
 
 
 def window(sentences: Sequence[str], scores: np.ndarray, words: int, also: int | None = None,
-           extras: bool = True) -> str:
-    """The best sentence with its neighbours (before, then after) while they fit in `words`; and, up to half
-    as many words again, sentence `also` (the best of those stating the kind of fact asked for) and the other
-    sentences that score nearly as well, each after a gap mark "…"."""
+           extras: bool = True, keep: int | None = None) -> str:
+    """The best sentence with its neighbours (before, then after) while they fit in `words`; sentence `keep`
+    (one no longer than `words`, after a gap mark "…" when not beside them); and, up to half as many words
+    again, sentence `also` (the best of those stating the kind of fact asked for) and the other sentences
+    that score nearly as well, each after a gap mark."""
     best = int(np.argmax(scores))
     lo = hi = best
     size = len(sentences[best].split())
@@ -275,7 +278,9 @@ def window(sentences: Sequence[str], scores: np.ndarray, words: int, also: int |
     if not extras:  # the best sentence and its neighbours only
         return " ".join(sentences[lo:hi + 1])
     chosen = set(range(lo, hi + 1))
-    room = words // 2
+    if keep is not None and len(sentences[keep].split()) <= words:
+        chosen.add(keep)
+    room = int(words * EXTRA_ROOM)
     close = [j for j in sorted(range(len(sentences)), key=lambda j: -scores[j])
              if scores[j] >= scores[best] - SECOND_MARGIN]
     for j in ([also] if also is not None else []) + close:
@@ -343,6 +348,39 @@ def select(library: "Library", question: str, hits: list["Hit"], k: int, words: 
     return [pool[i] for _, i, _ in chosen], [text for _, _, text in chosen]
 
 
+@dataclass
+class Scored:
+    """A passage's sentences, each one's fit to the question, and the best of those stating the kind of fact
+    asked for (None when none does)."""
+
+    sentences: list[str]
+    scores: np.ndarray
+    typed: int | None
+    kept: int | None = None  # a sentence the window shows besides its best one's (the writer's pick, when judged)
+
+
+def scored_passages(library: "Library", question: str, texts: Sequence[str],
+                    encoder: "SentenceEncoder | None" = None) -> list[Scored]:
+    """Each passage's sentences scored for `question` (`_sentence_scores`), the question's words weighted by
+    their rarity over all the passages' sentences; a passage with no sentence is one sentence of its words."""
+    per_hit = [evidence_sentences(t) or [" ".join(t.split())] for t in texts]
+    flat = [s for sentences in per_hit for s in sentences]
+    if not any(flat):
+        return [Scored(sentences, np.zeros(len(sentences)), None) for sentences in per_hit]
+    encoder = encoder or library.embedder
+    qvec = encoder.encode_query(question)
+    vectors = encoder.encode(flat)
+    weights = word_weights(question, flat)
+    intent = intent_vector(question, encoder)
+    out, at = [], 0
+    for sentences in per_hit:
+        scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights,
+                                         intent)
+        at += len(sentences)
+        out.append(Scored(sentences, scores, typed))
+    return out
+
+
 def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Sequence[str], words: int,
             extras: bool = True, encoder: "SentenceEncoder | None" = None, distinct: bool = False) -> list[str]:
     """Each passage's evidence window for `question`, in the given order (no passage left out); without `extras`,
@@ -351,21 +389,17 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
     With `distinct`, a sentence an earlier window already shows is left out of a later passage (neighbouring
     chunks overlap, and one page is often found twice), so that window's room goes to sentences not yet
     read; a passage with nothing new gets an empty window, for the caller to leave out."""
-    per_hit = [evidence_sentences(t) or [" ".join(t.split())] for t in texts]
-    flat = [s for sentences in per_hit for s in sentences]
-    if not flat:
-        return [" ".join(t.split()[:words]) for t in texts]
-    encoder = encoder or library.embedder
-    qvec = encoder.encode_query(question)
-    vectors = encoder.encode(flat)
-    weights = word_weights(question, flat)
-    intent = intent_vector(question, encoder)
-    out, at = [], 0
+    if not any(t.split() for t in texts):
+        return ["" for _ in texts]
+    return cut(scored_passages(library, question, texts, encoder), words, extras, distinct)
+
+
+def cut(scored: Sequence[Scored], words: int, extras: bool = True, distinct: bool = False) -> list[str]:
+    """Each scored passage's window (`window`), in order; with `distinct`, as `windows` says."""
+    out = []
     shown = " "  # the windows so far, as plain words between spaces
-    for sentences in per_hit:
-        scores, typed = _sentence_scores(question, qvec, sentences, vectors[at:at + len(sentences)], weights,
-                                         intent)
-        at += len(sentences)
+    for passage in scored:
+        sentences, scores, typed, kept = passage.sentences, passage.scores, passage.typed, passage.kept
         if distinct:
             fresh = [i for i, s in enumerate(sentences) if f" {plain_words(s)} " not in shown]
             if not fresh:
@@ -373,7 +407,8 @@ def windows(library: "Library", question: str, hits: Sequence["Hit"], texts: Seq
                 continue
             sentences, scores = [sentences[i] for i in fresh], scores[fresh]
             typed = fresh.index(typed) if typed in fresh else None
-        text = window(sentences, scores, words, typed, extras)
+            kept = fresh.index(kept) if kept in fresh else None
+        text = window(sentences, scores, words, typed, extras, kept)
         shown += plain_words(text) + " "
         out.append(text)
     return out

@@ -61,8 +61,7 @@ def _draft_from_hits(desk: "Desk", command: Command, hits: list["Hit"], kind: st
     result = answers.write(desk.library, desk.backend, command.text, hits, template,
                            on_token=desk.token_stream(kind, command.text), cancel=desk.cancel_token,
                            max_tokens=max_tokens, dialogue=desk.dialogue_block(), note=desk.progress,
-                           select=desk.settings["answer.select"], reading=desk.settings["answer.reading_words"],
-                           second_look=desk.settings["answer.second_look"], seed=desk.settings["answer.seed"])
+                           **answers.answer_options(desk.settings))
     status = "interrupted" if result.cancelled else "draft"
     revision = desk.drafts.add_draft_revision(draft_id, result.text, result.sources, status)
     if kind == "report":  # lqs = the papers the report cites
