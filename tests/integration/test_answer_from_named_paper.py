@@ -75,7 +75,8 @@ def test_a_passage_with_nothing_new_is_left_out_and_the_rest_keep_their_order(li
     question = "How many seconds does it take to process a paper of 10-15 pages?"
     hits = answers.retrieve(library, question, 3)
     shown = ["Processing takes a few seconds.", "", "The toolkit is written in Python."]
-    monkeypatch.setattr(answers.evidence, "windows", lambda *args, **kwargs: list(shown))
+    monkeypatch.setattr(answers, "first_windows",
+                        lambda library, backend, question, hits, texts, *args, **kwargs: (hits, texts, list(shown)))
     writer = FakeLLM("It takes a few seconds [1].")
     result = answers.write(library, writer, question, hits)
     assert [line.split(") ", 1)[1] for line in _listed(writer)] == [shown[0], shown[2]]
