@@ -269,7 +269,7 @@ def evidence_row(library: Any, settings: Settings, question: Question, paper_id:
     """Whether the windows `ask` would write from hold the answer, and one on a supporting page does; and,
     to tell where a miss happens, whether search's wider candidate pool and the chosen passages' whole
     chunks held it (a search miss, a re-ranking miss, or a window that cut the sentence out). With `backend`
-    (the writer), the windows are those its judging cuts."""
+    (the writer) and answer.judge on, the passages and windows are those its judging gives."""
     from paperdesk.core.agents.answer import CANDIDATES, first_windows, relevant, retrieve
     from paperdesk.core.search.reader import sentence_encoder
 

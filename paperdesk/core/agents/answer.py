@@ -120,8 +120,9 @@ def write(
     With `distinct`, no sentence is shown twice and a passage with nothing new is left out, so the answer's
     [n] number its `hits` (the result's) as read; without it, every passage keeps its place and number.
     `seed` is the first draw's sampling seed (the retry has its own).
-    With `judge` > 0, an answer's windows are cut around the sentences the writer judges to state the answer,
-    among that many best-scoring candidates, for at most `judge_seconds` (sentence_judge.py).
+    With `judge` > 0 (a backend that can judge), the writer is first asked which of that many best-scoring
+    candidate sentences state the answer, for at most `judge_seconds`: the passage of its likeliest is read
+    first and each window shows its passage's (sentence_judge.py).
     """
     if template == "answer" and select and hits and backend.capabilities.json_schema:
         picked = write_selected(library, backend, question, hits, on_token, cancel, max_tokens, note, dialogue)
@@ -267,7 +268,7 @@ def first_windows(library: Library, backend: Backend, question: str, hits: list[
                   ) -> tuple[list[Hit], list[str], list[str]]:
     """The passages (hits and chunk texts, reordered when the writer judged) and their evidence windows, as an
     answer's first reading has them: each passage's best sentence and neighbours (evidence.cut); with `judge`,
-    cut around the sentences the writer judges to state the answer (sentence_judge.py)."""
+    the passages in the order of the writer's judging and each window with its pick (sentence_judge.py)."""
     scored = evidence.scored_passages(library, question, texts, reader)
     if judge > 0:
         scored, order = sentence_judge.judged(backend, question, scored, judge, cancel, judge_seconds)

@@ -251,7 +251,6 @@ def _sentence_scores(question: str, qvec: np.ndarray, sentences: Sequence[str], 
     return scores, max(typed, key=lambda i: scores[i]) if typed else None
 
 
-EXTRA_ROOM = 0.5  # the words a window may add after a gap, as a share of its own
 SECOND_MARGIN = 0.15  # a sentence this close to the best one's score joins the window, even when not beside it
 
 
@@ -280,7 +279,7 @@ def window(sentences: Sequence[str], scores: np.ndarray, words: int, also: int |
     chosen = set(range(lo, hi + 1))
     if keep is not None and len(sentences[keep].split()) <= words:
         chosen.add(keep)
-    room = int(words * EXTRA_ROOM)
+    room = words // 2
     close = [j for j in sorted(range(len(sentences)), key=lambda j: -scores[j])
              if scores[j] >= scores[best] - SECOND_MARGIN]
     for j in ([also] if also is not None else []) + close:
