@@ -6,6 +6,7 @@ import logging
 import signal
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -219,14 +220,25 @@ class LocalBackend:
                ) -> Iterator[tuple[str, str | None]]:
         yield_to_ui()  # this thread and the threads llama.cpp starts from it run below the UI
         llama = self.llama()
+        with self._holding(cancel) as held:
+            if not held:
+                return  # cancelled while waiting for the model: generate() marks it cancelled
+            try:
+                yield from self._stream(llama, request)
+            except _Aborted:
+                return  # generate() sees the cancelled token and marks the result cancelled
+
+    @contextmanager
+    def _holding(self, cancel: CancelToken | None) -> Iterator[bool]:
+        """Hold the model for one generation, its cancel token the one llama.cpp's callbacks read; False
+        (and not held) when `cancel` is cancelled while waiting for another generation to end."""
         while not self._generating.acquire(timeout=0.05):
             if cancel is not None and cancel.cancelled:
-                return  # cancelled while waiting for the model: generate() marks it cancelled
+                yield False
+                return
         try:
             self._cancel = cancel
-            yield from self._stream(llama, request)
-        except _Aborted:
-            return  # generate() sees the cancelled token and marks the result cancelled
+            yield True
         finally:
             self._cancel = None
             self._generating.release()
@@ -297,19 +309,16 @@ class LocalBackend:
 
         yield_to_ui()
         llama = self.llama()
-        while not self._generating.acquire(timeout=0.05):
-            if cancel is not None and cancel.cancelled:
+        with self._holding(cancel) as held:
+            if not held:
                 return []
-        deadline = None if seconds is None else time.monotonic() + seconds
-        try:
-            self._cancel = cancel
-            return yes_no.margins(llama, system, opening, items, stop=lambda: (
-                (cancel is not None and cancel.cancelled) or (deadline is not None and time.monotonic() > deadline)))
-        except _Aborted:
-            return []
-        finally:
-            self._cancel = None
-            self._generating.release()
+            deadline = None if seconds is None else time.monotonic() + seconds
+            try:
+                return yes_no.margins(llama, system, opening, items, stop=lambda: (
+                    (cancel is not None and cancel.cancelled) or
+                    (deadline is not None and time.monotonic() > deadline)))
+            except _Aborted:
+                return []
 
     def prompt_room(self, prompt: str, max_tokens: int) -> int:
         """Tokens left in the window once `prompt` (with a chat template's overhead) and `max_tokens` are in it."""
