@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from paperdesk.core.ingest.layout import Line
+from paperdesk.core.ingest.tables import render_row
 
 # A printed figure: a number (signs, thousands commas, decimals, exponent, percent, a "<" or ">" bound as in
 # "<2e-16"), or the values a console prints for missing and logical cells.
@@ -83,8 +84,7 @@ def _tables_in(run: list[Line]) -> list[Line]:
         if id(line) not in replaced:
             out.append(line)
         elif replaced[id(line)] is not None:
-            out.append(Line(replaced[id(line)] or "", line.size, line.bold, line.y0, line.y1, line.x0, line.x1,
-                            line.block))
+            out.append(replace(line, text=replaced[id(line)], spans=None, fixed=""))
     return out
 
 
@@ -161,14 +161,9 @@ def _render(header: str, bodies: list[list[tuple[int, int, str]]]) -> list[str] 
         names, label_name = cut
         if width == 1 and len(bodies) < 2:
             return None  # one figure under one name is a sentence as often as a table
-        rendered = []
-        for tokens in bodies:
-            label = " ".join(t for _, _, t in tokens[:-width])
-            values = [t for _, _, t in tokens[-width:]]
-            cells = ([f"{label_name}: {label}" if label_name else label] if label else []) + [
-                f"{name}: {value}" for name, value in zip(names, values)]
-            rendered.append("; ".join(cells) + ".")
-        return rendered
+        return [render_row([label_name, *names],
+                           [" ".join(t for _, _, t in tokens[:-width]), *(t for _, _, t in tokens[-width:])])
+                for tokens in bodies]
     return None
 
 
