@@ -34,10 +34,12 @@ class FakeLLM:
         # cancelled): work that is surely still running while a test sends it messages, however fast it would be
         self.held_until: threading.Event | None = None
         self.requests: list[GenerationRequest] = []
+        self.tokens: list = []  # each request's cancel token, beside it: which run a request belonged to
         self.started = threading.Event()  # set when the first token is out
 
     def stream(self, request: GenerationRequest, cancel=None) -> Iterator[tuple[str, str | None]]:
         self.requests.append(request)
+        self.tokens.append(cancel)
         words = self.text.split(" ")[: request.max_tokens]
         hold = self.hold_first_after if len(self.requests) == 1 else None
         for i, word in enumerate(words):
@@ -75,6 +77,7 @@ class ScriptedFakeLLM(FakeLLM):
 
     def stream(self, request: GenerationRequest, cancel=None) -> Iterator[tuple[str, str | None]]:
         self.requests.append(request)
+        self.tokens.append(cancel)
         reply = self.replies[min(len(self.requests) - 1, len(self.replies) - 1)]
         for i, word in enumerate(reply.split(" ")):  # a token a word, so token limits count something
             yield (word if i == 0 else " " + word), None

@@ -109,6 +109,8 @@ def generate(
             if on_token is not None:
                 on_token(text)
 
+    if cancel is not None and cancel.cancelled:  # asked for after its work was stopped: start nothing
+        return Generation("", True, "cancelled", 0, None, time.perf_counter() - start)
     METER.begin()
     stream = backend.stream(request, cancel)
     try:
