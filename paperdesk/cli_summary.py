@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from paperdesk.cli_common import print_json
+from paperdesk.console import stream_shows
 from paperdesk.core.config import Settings
 from paperdesk.core.agents.summarizer import Summarizer
 from paperdesk.core.errors import PaperdeskError
@@ -36,11 +37,14 @@ def _paper(library: Library, ref: str, settings: Settings) -> Paper:
         return library.add_arxiv(ref, ArxivClient.from_settings(settings)).paper
 
 
-def _stream(args: argparse.Namespace):
+def _stream(args: argparse.Namespace, into: list[str] | None = None):
+    """Tokens to stdout as they come (none with --json); `into` keeps what was shown."""
     if args.json:
         return None
 
     def write(text: str) -> None:
+        if into is not None:
+            into.append(text)
         sys.stdout.write(text)
         sys.stdout.flush()
 
@@ -132,13 +136,17 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
         from paperdesk.core.memory import MemoryGraph
 
         memory = MemoryGraph.for_library(library)
-    result = answer(library, make_backend(settings), question, k=args.k, on_token=_stream(args),
+    streamed: list[str] = []
+    result = answer(library, make_backend(settings), question, k=args.k, on_token=_stream(args, streamed),
                     max_tokens=settings["answer.max_tokens"], memory=memory, recall_k=settings["memory.recall"],
                     **answer_options(settings), note=None if args.json else lambda p: print(f"\n({p.stage})", file=sys.stderr, flush=True))
     if args.json:
         print_json(result.to_json())
         return 0
     print()
+    if streamed and not result.cancelled and not stream_shows(result.text, "".join(streamed)):
+        # the checks changed the answer after it streamed (a sentence dropped, a citation moved): what stands
+        print(f"\nchecked: {result.text}")
     for c in result.citations:
         title = next((h.title for h in result.hits if h.chunk_id == c["chunk_id"]), "")
         via = f" ({c['via']})" if c.get("via") else ""

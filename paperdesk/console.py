@@ -70,3 +70,18 @@ def clean_line(line: str) -> tuple[str, str | None]:
     shown = " ".join(f"\\x{b:02x}" for b in bad[:8]) + (" ..." if len(bad) > 8 else "")
     fixed = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in line)
     return fixed, f"warning: the line had bytes that are not valid UTF-8 ({shown}); they were read as \ufffd"
+
+
+def stream_shows(stored: str, streamed: str) -> bool:
+    """Whether a reader of the streamed text saw the stored answer as it stands: the same words, or the stored
+    text as the ending after a note that withdrew the draft above it. Otherwise the checks changed the answer
+    after it streamed (a sentence dropped, a citation moved) and the checked text must be shown."""
+    from paperdesk.core.agents.answer import RESTATED, WITHDRAWN
+
+    shown, kept = " ".join(streamed.split()), " ".join(stored.split())
+    if shown == kept:
+        return True
+    if not kept or not shown.endswith(kept):
+        return False
+    before = shown[: len(shown) - len(kept)]
+    return any(" ".join(note.split()) in before for note in (WITHDRAWN, RESTATED))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from paperdesk.core.config import Settings
-from paperdesk.console import ProgressLine, clean_line
+from paperdesk.console import ProgressLine, clean_line, stream_shows
 from paperdesk.core.commands.parse import command_names
 from paperdesk.core.desk.desk import Desk
 from paperdesk.core.dispatch.talk import Understood
@@ -93,8 +93,8 @@ class ShellPrinter:
             self.progress.close()
             self._line_break()
             streamed = self.streamed and isinstance(outcome.view, DraftView) and not beside
-            if streamed and outcome.view.kind in ("answer", "report") and _differs(outcome.view.text,
-                                                                                    "".join(self.streamed_text)):
+            if streamed and outcome.view.kind in ("answer", "report") and not stream_shows(
+                    outcome.view.text, "".join(self.streamed_text)):
                 # grounding added or removed citations after the stream: show what was stored
                 self.out.write(f"\nchecked: {outcome.view.text.strip()}\n")
             if outcome.view is not None:
@@ -123,10 +123,6 @@ class ShellPrinter:
             self._line_break()
             self.out.write(f"> {line}\n")
             self.out.flush()
-
-
-def _differs(stored: str, streamed: str) -> bool:
-    return " ".join(stored.split()) != " ".join(streamed.split())
 
 
 def run_cancellable(desk: Desk, line: str, printer: ShellPrinter) -> Outcome:
