@@ -21,11 +21,6 @@ from paperdesk.core.text.clean import CONTROLS
 # images makes "dict" extraction ~3x faster.
 _FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\.b$|-b$", re.I)
-# Fixed-width (typewriter) fonts by name, for PDFs that do not set the font's fixed-pitch flag: code and console
-# output in software papers (Courier, Latin Modern Mono, TeX's CMTT and CMSLTT, Nimbus Mono, Inconsolata ...)
-_FIXED_FONT = re.compile(r"mono|courier|typewriter|consol|menlo|inconsolata|sourcecode|nimbusmon|"
-                         r"(?:^|[+-])(?:cm|lm|ec|sf)?\w{0,4}tt\d", re.I)
-_FIXED_FLAG = 8  # PyMuPDF's span flag for a fixed-pitch font
 # Ligatures and odd spaces become plain text; control characters (text_clean.CONTROLS: escape codes, C1
 # glyph codes of symbol fonts) go, so no PDF can drive the terminal that shows its text.
 _CLEAN = str.maketrans({
@@ -65,9 +60,6 @@ class Line:
     x1: float
     block: int  # index of its PyMuPDF block on the page
     spans: list[tuple[str, float]] | None = None  # (text, size), kept on page 1 only
-    # a line set in a fixed-width font: its text with the spacing its glyphs' positions give (printed tables
-    # are read from it, printed_tables.py); "" for any other line
-    fixed: str = ""
 
 
 @dataclass(slots=True)
@@ -94,11 +86,10 @@ def page_lines(data: dict, number: int, keep_spans: bool = False) -> PageLines:
     lines: list[Line] = []
     stamp = ""
     bold_font: dict[str, bool] = {}
-    fixed_font: dict[str, bool] = {}
     for bno, block in enumerate(data["blocks"]):
         prev: Line | None = None
         for raw in block.get("lines", ()):
-            bold = total = longest = fixed = 0
+            bold = total = longest = 0
             size = 0.0
             parts = []
             spans = [] if keep_spans else None
@@ -117,37 +108,26 @@ def page_lines(data: dict, number: int, keep_spans: bool = False) -> PageLines:
                     is_bold = bold_font[font] = bool(_BOLD_FONT.search(font))
                 if is_bold or span["flags"] & 16:
                     bold += n
-                is_fixed = fixed_font.get(font)
-                if is_fixed is None:
-                    is_fixed = fixed_font[font] = bool(_FIXED_FONT.search(font))
-                if is_fixed or span["flags"] & _FIXED_FLAG:
-                    fixed += n
                 if spans is not None:
                     spans.append((plain_text(t), span["size"]))
-            whole = plain_text("".join(parts))
-            text = " ".join(whole.split())
+            text = " ".join(plain_text("".join(parts)).split())
             if not text:
                 continue
             if text[0] == "a" and is_stamp(text):
                 stamp = stamp or text
                 continue
             x0, y0, x1, y1 = raw["bbox"]
-            grid = whole.rstrip() if fixed >= 0.8 * total else ""  # leading spaces stay: x0 is theirs
             # "1" and "INTRODUCTION" come as two lines on one baseline: merge them, but not
             # the far-apart halves of a running header ("CHI '23 ..." and "Chang et al.").
             if prev is not None and abs(y1 - prev.y1) < 0.5 * (y1 - y0) and 0 <= x0 - prev.x1 < 3 * size:
                 share = len(text) / (len(text) + len(prev.text))
                 prev.bold = prev.bold * (1 - share) + (bold / total) * share
                 prev.text += " " + text
-                # fixed-width pieces keep the gap between them, in characters of this piece's width
-                step = (x1 - x0) / len(grid) if grid else 0.0
-                prev.fixed = (prev.fixed + " " * max(1, round((x0 - prev.x1) / step)) + grid
-                              if prev.fixed and step > 0 else "")
                 prev.x1 = x1
                 if prev.spans is not None and spans is not None:
                     prev.spans.extend([(" ", 0.0)] + spans)  # size 0: a name boundary for author splitting
                 continue
-            prev = Line(text, size, bold / total, y0, y1, x0, x1, bno, spans, grid)
+            prev = Line(text, size, bold / total, y0, y1, x0, x1, bno, spans)
             lines.append(prev)
     return PageLines(number, data["height"], lines, stamp)
 

@@ -15,7 +15,7 @@ import pymupdf
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.errors import PdfError
-from paperdesk.core.ingest import arxiv_stamp, dates, figures, frontmatter, layout, printed_tables, tables as table_reader
+from paperdesk.core.ingest import arxiv_stamp, dates, figures, frontmatter, layout, tables as table_reader
 from paperdesk.core.ingest.chunking import FRONT_MATTER, Para, captions_after_sentences, chunk_pages, chunk_paragraphs
 from paperdesk.core.ingest.inflate_limits import InflateGuard
 from paperdesk.core.ingest.text_limits import TextBudget
@@ -157,7 +157,6 @@ def _parse(path: Path, chunk_words: int, overlap_words: int, progress: Callable[
             if "error" in pymupdf.TOOLS.mupdf_warnings().lower():
                 bad_pages.append(i + 1)
             pages.append(layout.page_lines(raw, i + 1, keep_spans=i < 2))
-            pages[-1].lines = printed_tables.rewrite(pages[-1].lines)  # console output's tables, row by row
             pages[-1].figures = figures.page_figures(page, pages[-1].lines)
             budget.page(i + 1, sum(len(ln.text.split()) for ln in pages[-1].lines))
             if budget.tables_open and table_reader.may_hold_table([ln.text for ln in pages[-1].lines]):
