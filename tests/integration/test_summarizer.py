@@ -93,24 +93,3 @@ def test_the_excerpts_setting_bounds_the_notes_calls(library, tmp_home):
     Summarizer.from_settings(library.store, fake, settings).summarize(paper.id)
     notes = [r for r in fake.requests if "Key points:" in (r.prompt or "")]
     assert len(notes) == 2
-
-
-def test_the_sections_from_notes_share_their_prompt_up_to_the_notes_end(library):
-    """Orchestration only, so FakeLLM (a stand-in, NOT a model): the method, results and limitations prompts
-    open with the same notes, so a model reads that part once and each prompt again only where it differs;
-    the results' sentences of the opening that state figures come after the notes."""
-    from fake_llm import FakeLLM
-    from paperdesk.core.agents.summarizer import figure_notes, pick_excerpts
-
-    paper = library.add_pdf(PAPERS / "2206.10883v3.pdf").paper
-    fake = FakeLLM()
-    Summarizer(library.store, fake, section_tokens=20, map_tokens=10, excerpts=3).summarize(paper.id)
-    sections = [r.prompt for r in fake.requests if r.prompt and r.prompt.startswith("Notes on the paper")]
-    by_section = {s.rsplit("Its ", 1)[1].split(" section", 1)[0]: s for s in sections}
-    method, results, limitations = by_section["method"], by_section["results"], by_section["limitations"]
-    notes_end = method.index("\n\nA short summary")
-    assert results[:notes_end] == method[:notes_end] == limitations[:notes_end]
-    headlines = figure_notes(pick_excerpts(library.store.chunks_of(paper.id), 3)[0])
-    assert headlines  # the opening states figures
-    for line in headlines:
-        assert line in results[notes_end:] and line not in method

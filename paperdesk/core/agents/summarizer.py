@@ -97,8 +97,7 @@ def _excerpt(chunk: Chunk) -> str:
     return " ".join(words) + f" [p. {chunk.page_start}]"
 
 
-HEADLINES = 3  # the opening's sentences stating figures that the results section reads besides the notes
-NOTES = 24  # notes a section reads at most
+HEADLINES = 3  # the opening's sentences stating figures that the results section reads first
 HEADLINE_QUOTES = 2  # of those, the most a results section quotes when it states none of their figures
 _FIGURE = re.compile(r"(?<![\w.,])(?:\d+(?:[.,]\d+)*\s*(?:%|percent\b)|\d+\.\d+(?![\w.])|\d{1,3}(?:,\d{3})+(?![\w.])|"
                      r"\d{3,}(?![\w.,]))")
@@ -281,10 +280,7 @@ class Summarizer:
         for n, (section, heading) in enumerate(SECTIONS[1:], start=2):
             if token.cancelled:
                 break
-            # Every section reads the same notes first, so the model keeps the prompt it has already read up to
-            # their end (a section's prompt is read again only from where it differs); the results' headlines
-            # follow them, nearest to what it writes.
-            read = notes[:NOTES] + (headlines if section == "results" else [])
+            read = (headlines + notes if section == "results" else notes)[:24]
             write_section(n, section, heading, "\n".join(read) or _excerpt(opening) if opening else "")
         timings["reduce_s"] = time.perf_counter() - reduce_start
         timings["total_s"] = time.perf_counter() - start
