@@ -73,12 +73,16 @@ class CommandInput(Input):
             self.cursor_position = len(self.value)
 
 
+INTERRUPTING = " · interrupting the running work"
+
+
 class CommandLine(Vertical):
     """The input and, under it, the last message (refusals and errors in the error colour)."""
 
     def __init__(self, candidates: Candidates, **kwargs) -> None:
         super().__init__(**kwargs)
         self._candidates = candidates
+        self._understood = ""  # the "understood as" line's text
 
     def compose(self) -> ComposeResult:
         yield Static("", id="understood")  # what a free-text message was understood as
@@ -96,11 +100,18 @@ class CommandLine(Vertical):
         message.set_classes(kind)
         message.update(Text(text))  # plain text: usage like `open <n|id> [page]` is not markup
 
-    def understood(self, text: str) -> None:
-        """Show (or with "" hide) the "understood as" line above the input."""
+    def understood(self, text: str, interrupting: bool = False) -> None:
+        """Show (or with "" hide) the "understood as" line above the input; `interrupting`: the message stops
+        the running work, which the line says until that work has stopped (`interruption_over`)."""
+        self._understood = text
         line = self.query_one("#understood", Static)
-        line.update(text)
+        line.update(text + (INTERRUPTING if interrupting else ""))
         line.display = bool(text)
+
+    def interruption_over(self) -> None:
+        """A command finished: the work a message was interrupting has stopped, so the line no longer says so."""
+        if self._understood:
+            self.understood(self._understood)
 
     def prefill(self, text: str) -> None:
         self.input.value = text

@@ -96,8 +96,7 @@ class OutcomeRouter:
             if event.page is not None:
                 self._page(event.page)
         elif isinstance(event, Understood):  # a message's decision, shown before it runs
-            app.command_line.understood(f"understood as {event.line}"
-                                        + (" · interrupting the running work" if event.interrupting else ""))
+            app.command_line.understood(f"understood as {event.line}", interrupting=event.interrupting)
 
     def results(self, view: Any) -> None:
         from paperdesk.core.commands.registry import enter_command
@@ -289,6 +288,7 @@ class OutcomeRouter:
         app.command_line.say(prefix + outcome.message if outcome.message or prefix else "", kind)
         app.status_bar.set_running(False)
         app.status_bar.set_activity("cancelled" if outcome.status == "cancelled" else "")
+        app.command_line.interruption_over()
         self.sync()
         app.command_finished()
         if outcome.quit:

@@ -38,6 +38,26 @@ async def test_an_understood_line_clears_at_the_next_command(workbench):
         assert understood(app) == ""
 
 
+async def test_the_interrupting_note_goes_once_a_command_has_finished(workbench):
+    """A message that interrupts the running work says so on its "understood as" line until a command finishes
+    (the interrupted one, cancelled): the line then reads as the decision alone, whichever finished first."""
+    from paperdesk.core.commands.views import CommandFinished, Outcome
+
+    app = workbench(model=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        app.command_line.understood("understood as improve shorter (delegate, 0.90)", interrupting=True)
+        await pilot.pause()
+        assert understood(app) == "understood as improve shorter (delegate, 0.90) · interrupting the running work"
+        app.router.event(CommandFinished(Outcome("improve make it longer", "cancelled", "interrupted")))
+        await pilot.pause()
+        assert understood(app) == "understood as improve shorter (delegate, 0.90)"
+        app.command_line.understood("")
+        app.command_line.interruption_over()
+        await pilot.pause()
+        assert understood(app) == ""
+
+
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
 async def test_the_abandon_question_is_shown_whole(workbench, library, size):
     pid = summarizing(library, revisions=1)
