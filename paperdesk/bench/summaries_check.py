@@ -88,7 +88,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         ingest_s, papers = timed(lambda: [library.add_pdf(f).paper for f in files])
         backend = make_backend(settings)
         load_s, _ = timed(lambda: getattr(backend, "llama", lambda: None)())
-        summarizer = Summarizer(library.store, backend, embedder=library.embedder)
+        summarizer = Summarizer.from_settings(library.store, backend, settings, embedder=library.embedder)
         for paper in papers:
             note(f"{paper.id}: summarizing ...")
             seconds, result = timed(lambda pid=paper.id: summarizer.summarize(pid))

@@ -35,7 +35,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         paper = library.add_pdf(args.file, progress=progress).paper
         indexed = time.perf_counter()
         note(f"{paper.title[:60]}: {paper.page_count} pages; summarizing ...")
-        result = Summarizer(library.store, backend, embedder=library.embedder).summarize(paper.id)
+        summarizer = Summarizer.from_settings(library.store, backend, settings, embedder=library.embedder)
+        result = summarizer.summarize(paper.id)  # with the summary.* settings a user's config gives
         done = time.perf_counter()
         library.close()
     parse_s = stamps.get("parse", indexed) - start
