@@ -235,3 +235,19 @@ def test_thanks_and_funding_are_not_quoted_as_a_section():
     assert not extractive.prose("We are grateful to the station staff for the provision of the rainfall records.")
     assert not extractive.prose("We thank the two reviewers for comments that improved this paper a great deal.")
     assert not extractive.prose("This work was funded by the regional water board under a three-year programme.")
+
+
+def test_a_streamed_sentence_goes_on_past_an_abbreviations_full_stop():
+    from paperdesk.core.agents.sentence_stream import SentenceGate
+
+    shown = []
+    gate = SentenceGate(grounder(), shown.append)
+    for token in ["In a study with twelve participants of Kim et al.", " (", "e.g.", " Fig", ". ", "S", "2) ",
+                  "the highlighted citations helped participants find relevant work faster than the baseline. ",
+                  "Readers lose track of citations."]:
+        gate.feed(token)
+    gate.finish(complete=True)
+    assert gate.grounding.sentences == 2  # judged whole: its names are not on the page, so it is not shown
+    sentence, why = gate.grounding.dropped[0]
+    assert sentence.startswith("In a study") and "Kim et al. (e.g. Fig. S2) the highlighted" in sentence
+    assert why == "not on the page: Kim, S2"

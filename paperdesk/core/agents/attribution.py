@@ -20,6 +20,7 @@ import numpy as np
 from paperdesk.core.agents import quality
 from paperdesk.core.agents.fact_gate import unstated
 from paperdesk.core.agents.quality import unsupported_numbers
+from paperdesk.core.text.abbreviations import rejoin
 
 SOURCE_REF = re.compile(r"\s?\[(\d{1,2})\]")
 SUPPORT = 0.4  # cosine at which a sentence counts as coming from a passage
@@ -45,7 +46,7 @@ class Grounded:
 def split_sentences(text: str) -> list[str]:
     out: list[str] = []
     for line in _CITED_STOP.sub(r"\1\n", text).splitlines():
-        out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
+        out.extend(rejoin(s.strip() for s in _SENTENCE_END.split(line) if s.strip()))
     return out
 
 

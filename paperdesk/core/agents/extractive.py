@@ -17,6 +17,7 @@ import numpy as np
 from paperdesk.core.agents.page_grounding import Encoder, page_mark
 from paperdesk.core.agents.quality import words
 from paperdesk.core.db.store import Chunk
+from paperdesk.core.text.abbreviations import rejoin
 
 NOTE = "_Quoted from the paper (extractive): the generated text failed the quality check._"
 PURPOSES = {
@@ -48,7 +49,7 @@ def candidates(chunks: Sequence[Chunk]) -> list[tuple[str, Chunk]]:
     out: list[tuple[str, Chunk]] = []
     seen: set[str] = set()
     for chunk in chunks:
-        for sentence in _SENTENCE.split(" ".join(chunk.text.split())):
+        for sentence in rejoin(_SENTENCE.split(" ".join(chunk.text.split()))):
             key = " ".join(words(sentence))
             if prose(sentence) and key not in seen:
                 seen.add(key)

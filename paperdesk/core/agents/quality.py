@@ -18,6 +18,7 @@ from typing import Sequence
 
 from paperdesk.core import prompt_leaks
 from paperdesk.core.agents.citations import CITATION
+from paperdesk.core.text.abbreviations import rejoin
 
 LOOP_N = 4  # a phrase of this many words said twice in one section is a loop
 SUPPORTED_MIN = 0.5  # share of a section's sentences a source must support, else it is regenerated
@@ -108,9 +109,7 @@ def split_sentences(text: str) -> list[str]:
     """Sentences of a section, one list item or line at most per sentence."""
     out: list[str] = []
     for line in text.splitlines():
-        for part in _SENTENCE_END.split(line.strip()):
-            if part.strip(" -*•"):
-                out.append(part.strip())
+        out.extend(rejoin(part.strip() for part in _SENTENCE_END.split(line.strip()) if part.strip(" -*•")))
     return out
 
 

@@ -20,6 +20,7 @@ from paperdesk.core.agents.claims import debris
 from paperdesk.core.agents.page_grounding import PageGrounder, SectionGrounding
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.progress import counted
+from paperdesk.core.text.abbreviations import joins, undecided
 
 LOOPS_TO_STOP = 2
 _BULLET = re.compile(r"^\s*(?:[-•*]|\d{1,2}[.)])\s+")
@@ -74,7 +75,7 @@ class SentenceGate:
         self._buffer += token
         while True:
             newline = self._buffer.find("\n")
-            end = quality._SENTENCE_END.search(self._buffer)
+            end = self._sentence_end()
             if newline >= 0 and (end is None or newline <= end.start()):
                 piece, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
                 self._sentence(piece)
@@ -85,6 +86,16 @@ class SentenceGate:
                 self._sentence(piece)
             else:
                 return
+
+    def _sentence_end(self) -> re.Match[str] | None:
+        """Where the buffer's first sentence ends; not at an abbreviation's full stop ("Kim et al. (2007) show")."""
+        for end in quality._SENTENCE_END.finditer(self._buffer):
+            before, after = self._buffer[: end.start()], self._buffer[end.end():]
+            if undecided(before, after):
+                return None  # the next token tells
+            if not joins(before, after):
+                return end
+        return None
 
     def finish(self, complete: bool) -> str:
         """Check what is left; a fragment cut off mid-sentence (not `complete`) is dropped. Returns the text."""
