@@ -6,7 +6,8 @@ then checked by bench's own code (discuss_check.sentence_supported, written
 apart from the summarizer's gate): its numbers and names must be on the page
 it cites, and most of its longer words. Prints per paper the time, the shown
 sentences, how many of them are cited, how many the check finds unsupported
-(each listed), the sections quoted from the paper, and the totals.
+(each listed), the sections quoted from the paper, how many of the paper's QA questions the summary answers
+(and its Limitations section the limitation question's; summary_questions.py), and the totals.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from paperdesk.bench.common import emit, note, timed
-from paperdesk.bench import summary_figures
+from paperdesk.bench import summary_figures, summary_questions
 from paperdesk.bench.discuss_check import sentence_supported
 from paperdesk.core.agents import quality
 from paperdesk.core.agents.citations import CITATION
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         backend = make_backend(settings)
         load_s, _ = timed(lambda: getattr(backend, "llama", lambda: None)())
         summarizer = Summarizer.from_settings(library.store, backend, settings, embedder=library.embedder)
-        for paper in papers:
+        for pdf, paper in zip(files, papers):
             note(f"{paper.id}: summarizing ...")
             seconds, result = timed(lambda pid=paper.id: summarizer.summarize(pid))
             sentences = shown_sentences(result.text)
@@ -107,12 +108,14 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                          "generated": g.generated, "text": result.text,
                          "leaked": sum(summary_figures.leaked(s) for s in sentences),
                          "generic": sum(summary_figures.generic(s, paper.title) for s in sentences),
-                         "abstract_figures": wanted, "figures_covered": covered})
+                         "abstract_figures": wanted, "figures_covered": covered,
+                         **summary_questions.stated(result.text, summary_questions.questions_of(Path(pdf)))})
             note(f"{paper.id}: {seconds:.1f} s, {len(sentences)} sentences, {len(bad)} unsupported by the check")
         library.close()
     load_after = os.getloadavg()
     keys = ("seconds", "sentences", "cited", "unsupported", "model_sentences", "generated", "leaked", "generic",
-            "abstract_figures", "figures_covered")
+            "abstract_figures", "figures_covered", "questions", "answered", "limitation_questions",
+            "limitations_named")
     total = {k: round(sum(r[k] for r in rows), 1) for k in keys}
     report = {"writer": writer, "cores": os.cpu_count(), "ingest_s": round(ingest_s, 1),
               "model_load_s": round(load_s, 1), "papers": rows, "totals": total,
@@ -121,11 +124,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     lines = [f"{len(rows)} papers, writer {writer}, {report['cores']} cores; ingest {report['ingest_s']} s and "
              f"model load {report['model_load_s']} s (not in the times)",
              f"{'paper':<22} {'time':>8} {'sentences':>10} {'cited':>6} {'unsupported':>12} {'leaked':>7} "
-             f"{'generic':>8} {'coverage':>9} {'model-written':>14}  quoted sections"]
+             f"{'generic':>8} {'coverage':>9} {'answers':>8} {'limits':>7} {'model-written':>14}  quoted sections"]
     for r in rows + [{"paper": "total", "extractive_sections": [], **total}]:
         share = f"{r['figures_covered']}/{int(r['abstract_figures'])}"
+        answers = f"{r['answered']}/{int(r['questions'])}"
+        limits = f"{r['limitations_named']}/{int(r['limitation_questions'])}"
         lines.append(f"{r['paper'][:22]:<22} {r['seconds']:>7.1f}s {r['sentences']:>10} {r['cited']:>6} "
-                     f"{r['unsupported']:>12} {r['leaked']:>7} {r['generic']:>8} {share:>9} "
+                     f"{r['unsupported']:>12} {r['leaked']:>7} {r['generic']:>8} {share:>9} {answers:>8} {limits:>7} "
                      f"{r['model_sentences']:>6}/{r['generated']:<7}  {', '.join(r['extractive_sections']) or '-'}")
     lines += [f"  unsupported ({r['paper']}): {s[:160]}" for r in rows for s in r["unsupported_sentences"]]
     lines.append(f"load average before {report['load_average_before']}, after {report['load_average_after']}")
