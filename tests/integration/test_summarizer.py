@@ -93,25 +93,3 @@ def test_the_excerpts_setting_bounds_the_notes_calls(library, tmp_home):
     Summarizer.from_settings(library.store, fake, settings).summarize(paper.id)
     notes = [r for r in fake.requests if "Key points:" in (r.prompt or "")]
     assert len(notes) == 2
-
-
-def test_the_limitations_section_reads_the_papers_limitation_sentences_first(library):
-    """Orchestration only, so FakeLLM (a stand-in, NOT a model): the limitations prompt opens its notes with
-    the paper's most limitation-like sentences (found by the real embedder), which the other sections do not
-    read, and its citations may point at their pages."""
-    from fake_llm import FakeLLM
-    from paperdesk.core.agents.limitation_notes import limitation_notes
-
-    paper = library.add_pdf(PAPERS / "2206.10883v3.pdf").paper
-    summarizer = Summarizer(library.store, FakeLLM(), section_tokens=20, map_tokens=10, embedder=library.embedder)
-    expected, passages = summarizer.limitation_notes(library.store.chunks_of(paper.id))
-    assert len(expected) == 3 and passages
-    fake = summarizer.backend
-    summarizer.summarize(paper.id)
-    sections = [r.prompt or "" for r in fake.requests if "Its " in (r.prompt or "") and "section says" in r.prompt]
-    limitations = next(p for p in sections if "Its limitations section says" in p)
-    notes = limitations.split("come from:\n", 1)[1]
-    assert notes.startswith("\n".join(expected))
-    others = [p for p in sections if p is not limitations]
-    assert others and not any(expected[0] in p for p in others)
-    assert limitation_notes([], library.embedder.encode) == ([], [])

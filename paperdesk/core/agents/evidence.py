@@ -70,14 +70,6 @@ _ROLES: list[tuple[re.Pattern[str], tuple[str, ...], re.Pattern[str] | None]] = 
 # the marking words above miss most; the sentence embedder reads the sense. Only the limitation kind has one.
 _INTENTS = {0: "A limitation of the work: a weakness, drawback or shortcoming of its method, data or results, "
                "or a reason its findings may not hold."}
-LIMITATION_SECTIONS = _ROLES[0][1]  # the section labels where a paper states its limits
-
-
-def limitation_description() -> str:
-    """What a sentence stating a limitation says, in words of no paper."""
-    return _INTENTS[0]
-
-
 INTENT_WEIGHT = 0.3  # per unit of a sentence's cosine to the kind's description above its passage's mean
 ROLE_BONUS = 0.15  # a wanted section's lift, in cosine units
 OTHER_PAPER = 0.2  # a passage from another paper than the best passage's is evidence only this close to it

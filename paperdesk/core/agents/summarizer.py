@@ -4,9 +4,7 @@ Map: a handful of representative excerpts (one per body section, references
 and front matter skipped) each become bullet notes with page numbers
 (summary_map.py: the worked example as a chat turn of its own, copied notes dropped).
 Reduce: each summary section (problem, method, results, limitations) is
-written from the notes (the results read the opening's figure sentences
-first, the limitations the paper's most limitation-like sentences:
-limitation_notes.py) and streamed sentence by sentence, each sentence
+written from the notes and streamed sentence by sentence, each sentence
 shown only once it is grounded in the chunks it was written from
 (section_gate.py, sentence_stream.py): page citations are placed by code,
 leaks, repeats and unsupported sentences are dropped, and a section left
@@ -27,7 +25,6 @@ from typing import Any, Callable
 from paperdesk.core.agents.citations import CITATION, check_citations
 from paperdesk.core.agents.claims import SENTENCE_COVER, SENTENCE_WORDS
 from paperdesk.core.agents.improve_scope import same_sections, sections_for, unchanged_reason
-from paperdesk.core.agents.limitation_notes import limitation_notes
 from paperdesk.core.agents import quality
 from paperdesk.core.agents.page_grounding import PageGrounder, page_mark
 from paperdesk.core.agents.section_gate import GroundingStats, gated_section
@@ -176,12 +173,6 @@ class Summarizer:
             self._embedder = Embedder()
         return self._embedder
 
-    def limitation_notes(self, chunks: list[Chunk]) -> tuple[list[str], list[Chunk]]:
-        """Notes of the paper's most limitation-like sentences (`limitation_notes`), and their passages."""
-        body = [c for c in chunks if not any(s in c.section.lower() for s in SKIP_SECTIONS)
-                and not is_table_section(c.section)]
-        return limitation_notes(body, self.embedder.encode)
-
     def grounder(self, paper_id: str, chunks: list[Chunk]) -> PageGrounder:
         """Grounding against `chunks` (deduplicated), with their stored vectors (encoded when missing)."""
         import numpy as np
@@ -218,11 +209,8 @@ class Summarizer:
         token = cancel or CancelToken()
         timings: dict[str, float] = {}
         start = time.perf_counter()
-        chunks = self.store.chunks_of(paper_id)
-        excerpts = pick_excerpts(chunks, self.excerpts)
-        # The limitations also read the paper's most limitation-like sentences, wherever they are.
-        limits, limit_passages = self.limitation_notes(chunks) if len(excerpts) > 1 else ([], [])
-        supported = {p for c in excerpts + limit_passages for p in range(c.page_start, c.page_end + 1)}
+        excerpts = pick_excerpts(self.store.chunks_of(paper_id), self.excerpts)
+        supported = {p for c in excerpts for p in range(c.page_start, c.page_end + 1)}
         parts = [f"# {paper.title}\n"]
         emit = on_token or (lambda _t: None)
         emit(parts[0])
@@ -235,14 +223,12 @@ class Summarizer:
         # gives its headline results, which the notes on the other sections' first passages seldom reach.
         headlines = figure_notes(excerpts[0]) if len(excerpts) > 1 else []
         results_grounder = self.grounder(paper_id, excerpts) if headlines else rest_grounder
-        limits_grounder = self.grounder(paper_id, excerpts[1:] + limit_passages) if limits else rest_grounder
 
         def write_section(n: int, section: str, heading: str, notes_text: str) -> None:
             prompt = render("summarize_section", title=paper.title, notes=notes_text, section=section, heading=heading)
             if dialogue.strip():
                 prompt = f"{dialogue.strip()}\n\n{prompt}"
-            grounder = (opening_grounder if n == 1 else results_grounder if section == "results"
-                        else limits_grounder if section == "limitations" else rest_grounder)
+            grounder = opening_grounder if n == 1 else results_grounder if section == "results" else rest_grounder
             body = self._section(heading, prompt, "Notes on", n, emit, token, timings, start,
                                  grounder, section, stats, used, progress, retries=retries)
             if section == "results" and headlines and opening is not None and not token.cancelled:
@@ -294,14 +280,13 @@ class Summarizer:
         for n, (section, heading) in enumerate(SECTIONS[1:], start=2):
             if token.cancelled:
                 break
-            first = headlines if section == "results" else limits if section == "limitations" else []
-            read = (first + notes)[:24]
+            read = (headlines + notes if section == "results" else notes)[:24]
             write_section(n, section, heading, "\n".join(read) or _excerpt(opening) if opening else "")
         timings["reduce_s"] = time.perf_counter() - reduce_start
         timings["total_s"] = time.perf_counter() - start
 
         checked, revision = keep("interrupted" if token.cancelled else "draft")
-        citations = [self._citation(page, excerpts + limit_passages) for page in dict.fromkeys(checked.kept)]
+        citations = [self._citation(page, excerpts) for page in dict.fromkeys(checked.kept)]
         stats.removed += len(checked.removed)
         return SummaryResult(checked.text, revision, citations, checked.removed, token.cancelled, timings, stats)
 
