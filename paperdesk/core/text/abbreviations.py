@@ -22,12 +22,17 @@ _BEFORE_REFERENCE = frozenset(
 _REFERENCE = re.compile(r"[(\[]|\d|[A-Z]\d")
 
 
+def _last_word(text: str) -> str:
+    """The text's last word, lower-cased, without an opening bracket or quote ("(Fig." -> "fig.")."""
+    words = text.split()
+    return words[-1].lstrip("([{\"'“").lower() if words else ""
+
+
 def joins(before: str, after: str) -> bool:
     """`after` goes on the sentence `before` ends: the full stop closing `before` is an abbreviation's."""
-    words = before.split()
-    if not words or not after:
+    last = _last_word(before)
+    if not last or not after:
         return False
-    last = words[-1].lstrip("([{\"'“").lower()
     if last in _INSIDE:
         return True
     return last in _BEFORE_REFERENCE and bool(_REFERENCE.match(after))
@@ -35,8 +40,7 @@ def joins(before: str, after: str) -> bool:
 
 def undecided(before: str, after: str) -> bool:
     """Streamed text: whether `after` goes on `before` cannot be told yet ("Fig. S" may become "Fig. S2")."""
-    words = before.split()
-    return bool(words) and len(after) < 2 and words[-1].lstrip("([{\"'“").lower() in _BEFORE_REFERENCE
+    return len(after) < 2 and _last_word(before) in _BEFORE_REFERENCE
 
 
 def rejoin(pieces: Iterable[str]) -> list[str]:
