@@ -159,6 +159,9 @@ KEYS: tuple[Key, ...] = (
         "its likeliest sentence (8 was measured; 0 = off)"),
     Key("answer.judge_seconds", float, 6.0, _positive,
         "the most seconds that judging takes: a slower machine judges fewer candidates"),
+    Key("answer.check", bool, True,
+        hint="a local writer reads an answer's cited passages once more before it stands, and an answer it "
+             "doubts they state is shown as not found"),
     Key("answer.seed", int, 1, lambda v: v >= 0,
         "sampling seed of an answer's first draw: the same seed and passages give the same answer, another "
         "seed another draw (how much answers move between draws is what a benchmark's difference must beat)"),

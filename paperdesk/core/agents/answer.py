@@ -30,7 +30,7 @@ from paperdesk.core.agents.passage_answer import answering_sentence, cut_quote
 from paperdesk.core.agents.restates import restates
 from paperdesk.core.agents.second_look import reads_new
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
-from paperdesk.core.agents import answer_prompt, evidence, quality, sentence_judge
+from paperdesk.core.agents import answer_check, answer_prompt, evidence, quality, sentence_judge
 from paperdesk.core.agents.answer_result import (NONE_STATED, NOT_FOUND, NOTHING_FOUND, QUOTED, STOPS,
                                                  SUPPORTED_MIN, AnswerResult, not_found_text, source as _source)
 from paperdesk.core.agents.answer_selected import write_selected
@@ -104,6 +104,7 @@ def write(
     seed: int = 1,
     judge: int = 0,
     judge_seconds: float | None = None,
+    check: bool = False,
     **values: str,
 ) -> AnswerResult:
     """Generate text from `hits` with prompt `template`, then ground it: every [n] checked, sentences attributed.
@@ -123,6 +124,9 @@ def write(
     With `judge` > 0 (a backend that can judge), the writer is first asked which of that many best-scoring
     candidate sentences state the answer, for at most `judge_seconds`: the passage of its likeliest is read
     first and each window shows its passage's (sentence_judge.py).
+    With `check` (a backend that can judge), an answer that passed every other gate is put back to the writer:
+    do the windows it cites state it? An answer the writer doubts is withdrawn for "not found"
+    (answer_check.py).
     """
     if template == "answer" and select and hits and backend.capabilities.json_schema:
         picked = write_selected(library, backend, question, hits, on_token, cancel, max_tokens, note, dialogue)
@@ -225,10 +229,12 @@ def write(
             text, hits = cite_named(library, text, question, hits)
         if not result.cancelled and template == "answer" and (supported_share(text) < SUPPORTED_MIN or
                                                               off_question(library, text, question, hits) or
-                                                              cites_unnamed_only(text, question, hits)):
+                                                              cites_unnamed_only(text, question, hits) or
+                                                              (check and not _checked(backend, question, text,
+                                                                                      passages, cancel, note))):
             # Too little of it comes from the papers to stand as an answer, it frames their facts in the
-            # question's words its passages lack, or it answers a question about one paper from others: say
-            # so, with the closest passages.
+            # question's words its passages lack, it answers a question about one paper from others, or the
+            # writer, reading its cited passages again, doubts they state it: say so, with the closest passages.
             quoted = extract(library.embedder.encode_query(question), passages, encode)
             text, not_found = not_found_text(quoted), True
             withdrawn = WITHDRAWN if shown.strip() else ""  # streamed below, once the ending is known
@@ -259,7 +265,17 @@ def write(
     if template != "answer" or second_look <= 0 or reading > 0 or result.cancelled or not (fallback or not_found):
         return first
     return _second_look(library, backend, question, offered, first, " ".join(passages), second_look, on_token,
-                        cancel, max_tokens, dialogue, note, start, seed)
+                        cancel, max_tokens, dialogue, note, start, seed, check)
+
+
+def _checked(backend: Backend, question: str, text: str, windows: list[str], cancel: CancelToken | None,
+             note: ProgressCallback | None) -> bool:
+    """Whether the answer stands the writer's reading of its cited windows (answer_check.py)."""
+    if not backend.capabilities.judges:
+        return True
+    if note is not None:
+        note(Progress("answer: checking that its passages state it", 1, 1, "checks"))
+    return answer_check.stands(backend, question, text, windows, cancel)
 
 
 def first_windows(library: Library, backend: Backend, question: str, hits: list[Hit], texts: list[str],
@@ -280,13 +296,14 @@ def answer_options(settings: "Settings") -> dict[str, Any]:
     """The answer.* settings as `answer`'s and `write`'s keywords."""
     return {"select": settings["answer.select"], "reading": settings["answer.reading_words"],
             "second_look": settings["answer.second_look"], "seed": settings["answer.seed"],
-            "judge": settings["answer.judge"], "judge_seconds": settings["answer.judge_seconds"]}
+            "judge": settings["answer.judge"], "judge_seconds": settings["answer.judge_seconds"],
+            "check": settings["answer.check"]}
 
 
 def _second_look(library: Library, backend: Backend, question: str, hits: list[Hit], first: AnswerResult,
                  first_read: str, words: int, on_token: Callable[[str], None] | None, cancel: CancelToken | None,
                  max_tokens: int, dialogue: str, note: ProgressCallback | None, start: float,
-                 seed: int) -> AnswerResult:
+                 seed: int, check: bool = False) -> AnswerResult:
     """The answer written again from `words` words of the passages' best-fitting sentences wherever they
     stand, when the first, from each passage's best sentence and neighbours (`first_read`), was "not found":
     the sentence that states it is often a passage's second or third best, away from the first. `first`
@@ -295,7 +312,7 @@ def _second_look(library: Library, backend: Backend, question: str, hits: list[H
     if note is not None:
         note(Progress("answer: not in the passages' best sentences; reading more of them", 2, 2, "attempts"))
     wider = write(library, backend, question, hits, on_token=None, cancel=cancel, max_tokens=max_tokens,
-                  dialogue=dialogue, reading=words, seed=seed)
+                  dialogue=dialogue, reading=words, seed=seed, check=check)
     if wider.cancelled:
         first.cancelled = True
         return first
@@ -349,6 +366,7 @@ def answer(
     seed: int = 1,
     judge: int = 0,
     judge_seconds: float | None = None,
+    check: bool = False,
 ) -> AnswerResult:
     """Search (the library, and the pages `memory` recalls), then answer citing the passages found."""
     start = time.perf_counter()
@@ -356,7 +374,7 @@ def answer(
     search_s = time.perf_counter() - start
     result = write(library, backend, question, hits, on_token=on_token, cancel=cancel, max_tokens=max_tokens,
                    note=note, select=select, reading=reading, second_look=second_look, seed=seed, judge=judge,
-                   judge_seconds=judge_seconds)
+                   judge_seconds=judge_seconds, check=check)
     result.timings["search_s"] = search_s
     result.timings["first_token_s"] = result.timings.get("first_token_s", 0.0) + search_s
     result.timings["total_s"] = time.perf_counter() - start
