@@ -17,16 +17,15 @@ withdrawn.
 
 from __future__ import annotations
 
-import re
 from typing import Sequence
 
+from paperdesk.core.agents.attribution import SOURCE_REF
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.prompts import render
 
 MARGIN_MIN = -1.0  # summed log-odds of the two readings below which the answer does not stand
 CHECK_SECONDS = 8.0  # the most the two readings take; unfinished, the answer stands
 PASSAGE_CHARS = 1500  # of the cited windows, joined (each item's line is cut to its opening words as well)
-_REF = re.compile(r"\s*\[\d+\]")
 
 
 def prompt(question: str, answer: str, passage: str) -> tuple[str, str, list[str]]:
@@ -34,14 +33,14 @@ def prompt(question: str, answer: str, passage: str) -> tuple[str, str, list[str
     system, opening, with_answer, without = render(
         "check_answer", question=" ".join(question.split())).strip().split("\n\n")
     passage = " ".join(passage.split())[:PASSAGE_CHARS]
-    answer = " ".join(_REF.sub("", answer).split())
+    answer = " ".join(SOURCE_REF.sub("", answer).split())
     return system.strip(), opening.strip(), [f"Passage: {passage}\nProposed answer: {answer}\n{with_answer.strip()}",
                                              f"Passage: {passage}\n{without.strip()}"]
 
 
 def cited_windows(text: str, windows: Sequence[str]) -> str:
     """The windows `text` cites by [n], joined in number order ("" when it cites none it read)."""
-    cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
+    cited = sorted({int(m.group(1)) for m in SOURCE_REF.finditer(text)})
     return " ".join(windows[n - 1] for n in cited if 1 <= n <= len(windows))
 
 
