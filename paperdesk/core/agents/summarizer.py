@@ -31,7 +31,7 @@ from paperdesk.core.agents.section_gate import GroundingStats, gated_section
 from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
 from paperdesk.core.agents.summary_map import map_notes, map_request
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.llm.backend import Backend, generate
+from paperdesk.core.llm.backend import Backend, Generation, generate, generate_all
 from paperdesk.core.llm.requests import make_request
 from paperdesk.core.progress import Progress, ProgressCallback
 from paperdesk.core.prompts import render
@@ -263,18 +263,25 @@ class Summarizer:
             write_section(1, *SECTIONS[0], _excerpt(opening))
         map_start = time.perf_counter()
         notes: list[str] = []
-        for n, chunk in enumerate(excerpts[1:], start=2):
-            if token.cancelled:
+        # the notes on each passage are independent: written together where the model can (generate_all)
+        requests = [map_request(self.backend, _excerpt(chunk), max_tokens=self.map_tokens, stop=["\n\n", "Excerpt:"],
+                                temperature=0.2, seed=n) for n, chunk in enumerate(excerpts[1:], start=2)]
+        finished = 0
+
+        def mapped(_i: int, _result: Generation) -> None:
+            nonlocal finished
+            finished += 1
+            if progress is not None:
+                progress(Progress("map", finished, len(requests), "excerpts"))
+
+        results = generate_all(self.backend, requests, cancel=token, on_finished=mapped)
+        for chunk, result in zip(excerpts[1:], results):
+            if result.cancelled:
                 break
-            result = generate(self.backend, map_request(
-                self.backend, _excerpt(chunk),
-                max_tokens=self.map_tokens, stop=["\n\n", "Excerpt:"], temperature=0.2, seed=n), cancel=token)
             found, echoed = map_notes(result.text, chunk, paper.page_count,
                                       complete=result.finish_reason != "length")
             notes += found
             stats.leaks_removed += echoed
-            if progress is not None:
-                progress(Progress("map", n - 1, len(excerpts) - 1, "excerpts"))
         timings["map_s"] = time.perf_counter() - map_start
         reduce_start = time.perf_counter()
         for n, (section, heading) in enumerate(SECTIONS[1:], start=2):

@@ -55,6 +55,7 @@ class Capabilities:
     streams: bool = True  # tokens arrive one by one (else the whole text at the end)
     json_schema: bool = False  # honours GenerationRequest.json_schema (grammar-constrained output)
     judges: bool = False  # has yes_margins: the model's yes-or-no on items, read from its next-token scores
+    batches: bool = False  # has generate_batch: writes several independent requests at once
 
 
 class Backend(Protocol):
@@ -136,6 +137,27 @@ def generate(
         if close is not None:
             close()  # stops the backend's generator (and its HTTP stream) right away
     return Generation("".join(pieces), finish == "cancelled", finish, tokens, first, time.perf_counter() - start)
+
+
+def generate_all(
+    backend: Backend,
+    requests: list[GenerationRequest],
+    cancel: CancelToken | None = None,
+    on_finished: Callable[[int, Generation], None] | None = None,
+) -> list[Generation]:
+    """Run independent requests to their ends, in order of the list: all at once where the backend writes
+    several sequences together (`generate_batch`; it may decline a set, with None), else one after another.
+    `on_finished(i, generation)` is called as request i ends; a cancel ends the rest as cancelled."""
+    done = on_finished or (lambda _i, _g: None)
+    if len(requests) > 1 and backend.capabilities.batches and not (cancel is not None and cancel.cancelled):
+        together = backend.generate_batch(requests, cancel, done)  # type: ignore[attr-defined]
+        if together is not None:
+            return together
+    results = []
+    for i, request in enumerate(requests):
+        results.append(generate(backend, request, cancel=cancel))
+        done(i, results[-1])
+    return results
 
 
 def generate_json(

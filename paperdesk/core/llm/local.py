@@ -6,16 +6,18 @@ import logging
 import signal
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from paperdesk.core.cancel import CancelToken
 from paperdesk.core.cores import usable_cores, yield_to_ui
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm.abort_flag import AbortFlag
-from paperdesk.core.llm.backend import Capabilities, GenerationRequest
+from paperdesk.core.llm.backend import Capabilities, Generation, GenerationRequest, generate
+from paperdesk.core.llm.meter import METER
 from paperdesk.core.llm.prefix_states import PrefixStates, chat_tokens, prime, shared_length
+from paperdesk.core.text.clean import strip_controls
 
 CHAT_OVERHEAD = 64  # tokens a chat template may add around one user message
 MIN_OPENING = 32  # a shorter fixed opening is not worth a state file
@@ -66,7 +68,7 @@ class LocalBackend:
     """
 
     name = "local"
-    capabilities = Capabilities(streams=True, json_schema=True, judges=True)
+    capabilities = Capabilities(streams=True, json_schema=True, judges=True, batches=True)
 
     def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int = 0, n_batch: int = 128,
                  probe: bool = True, prefix_folder: Path | None = None) -> None:
@@ -299,6 +301,67 @@ class LocalBackend:
             raise
         except Exception as exc:  # the chat template would not render, say: the request goes ahead as it is
             _log.debug("prompt opening not primed: %s", exc)
+
+    def generate_batch(self, requests: Sequence[GenerationRequest], cancel: CancelToken | None = None,
+                       on_finished: Callable[[int, Generation], None] | None = None) -> list[Generation] | None:
+        """Write independent chat requests together, one sequence each (batch_decode.py); None (nothing
+        run) for a set it cannot: a schema or logit bias, a prompt without the model's own chat template, or
+        more than the window holds."""
+        from paperdesk.core.llm import batch_decode
+
+        if any(r.messages is None or r.json_schema is not None or r.logit_bias for r in requests):
+            return None
+        yield_to_ui()
+        llama = self.llama()
+        prompts = [chat_tokens(llama, r.messages) for r in requests]  # type: ignore[arg-type]
+        if any(p is None for p in prompts):
+            return None
+        if not batch_decode.fits(prompts, [r.max_tokens for r in requests], self.n_ctx):  # type: ignore[arg-type]
+            return None
+        items = [batch_decode.BatchItem(prompt=p, max_tokens=r.max_tokens, stop=list(r.stop), written=bytearray(),
+                                        sampler=batch_decode.sampler(llama, r.temperature,
+                                                                     r.seed if r.seed is not None else llama._seed,
+                                                                     r.repeat_penalty or 1.0))
+                 for p, r in zip(prompts, requests)]  # type: ignore[arg-type]
+        results: list[Generation | None] = [None] * len(items)
+
+        def finished(i: int) -> None:
+            item = items[i]
+            text = strip_controls(item.text())
+            results[i] = Generation(text, item.finish == "cancelled", item.finish or "cancelled", item.tokens,
+                                    item.first_s, item.end_s or 0.0)
+            if on_finished is not None:
+                on_finished(i, results[i])  # type: ignore[arg-type]
+
+        failed = False
+        with self._holding(cancel) as held:
+            if not held:
+                return [Generation("", True, "cancelled", 0, None, 0.0) for _ in requests]
+            watch = self._abort_flag is not None and self._abort_flag.callback is not None and cancel is not None
+            METER.begin()
+            try:
+                with (self._abort_flag.watching(cancel) if watch else nullcontext()):  # type: ignore[union-attr]
+                    batch_decode.decode_many(
+                        llama, items, self.n_threads, self.n_batch,
+                        cancelled=lambda: cancel is not None and cancel.cancelled, on_token=METER.token,
+                        on_finished=finished,
+                        abort=(self._abort_flag.callback, self._abort_flag.data) if watch else None)  # type: ignore[union-attr]
+            except RuntimeError as exc:  # no memory for the batch's context, say: written one by one below
+                _log.warning("writing %d requests together failed (%s); writing them one by one", len(items), exc)
+                failed = True
+            finally:
+                METER.end()
+                for item in items:
+                    item.sampler.close()
+        for i, item in enumerate(items):
+            if results[i] is None:  # cancelled, or the batch failed, before it ended
+                if failed:
+                    results[i] = generate(self, requests[i], cancel=cancel)
+                    if on_finished is not None:
+                        on_finished(i, results[i])  # type: ignore[arg-type]
+                else:
+                    finished(i)
+        return results  # type: ignore[return-value]
 
     def yes_margins(self, system: str, opening: str, items: Sequence[str], cancel: CancelToken | None = None,
                     seconds: float | None = None) -> list[float]:
