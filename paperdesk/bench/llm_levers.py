@@ -15,6 +15,10 @@
     the whole prompt evaluated, with its fixed opening evaluated and saved
     (prefix_states.py), and with that opening loaded from disk; and whether the
     three texts are the same.
+(d) For a model with its own chat template: five questions on the same passage
+    written one after another and written together (batch_decode.py, one
+    sequence each, what a summary's notes use): seconds for the five, and
+    whether the texts are the same (greedy both times).
 
 The context is real text, the CiteSee fixture paper's first page. Every figure is
 the median of --repeats runs with its min-max spread: the CPU may be shared.
@@ -110,6 +114,36 @@ def _opening(path: Path, threads: int, repeats: int, tokens: int, context: str) 
             "same_text": len(texts) == 1}
 
 
+def _together(path: Path, threads: int, repeats: int, tokens: int, context: str) -> dict[str, Any] | None:
+    """Lever (d); None for a model without its own chat template."""
+    from paperdesk.core.llm.backend import GenerationRequest, generate, generate_all
+    from paperdesk.core.llm.local import LocalBackend
+
+    backend = LocalBackend(path, n_ctx=2048, n_threads=threads)
+    if not backend.chat_template:
+        return None
+    backend.llama()
+    questions = QUESTIONS + ("Who are the authors?", "What is the paper's main finding?")
+    requests = [GenerationRequest(messages=[{"role": "system", "content": "Answer in one sentence."},
+                                            {"role": "user", "content": f"Passage:\n{context}\n\nQuestion: {q}"}],
+                                  max_tokens=tokens, temperature=0.0) for q in questions]
+    alone_s, together_s, same, written = [], [], True, 0
+    for _ in range(repeats):
+        backend.llama().reset()  # both ways start from an empty cache: the passage is read once either way
+        start = time.perf_counter()
+        alone = [generate(backend, r) for r in requests]
+        alone_s.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        together = generate_all(backend, requests)
+        together_s.append(time.perf_counter() - start)
+        same = same and [g.text for g in alone] == [g.text for g in together]
+        written = sum(g.tokens for g in together)
+    del backend
+    return {"requests": len(requests), "tokens_written": written, "one_after_another_s": _spread(alone_s),
+            "together_s": _spread(together_s),
+            "gain": round(statistics.median(alone_s) / statistics.median(together_s), 2), "same_text": same}
+
+
 def _levers(path: Path, threads: int, repeats: int, tokens: int) -> dict[str, Any]:
     from llama_cpp import Llama
     from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
@@ -164,6 +198,7 @@ def _levers(path: Path, threads: int, repeats: int, tokens: int) -> dict[str, An
         problem = f"{type(exc).__name__}: {exc}"
     lookup_tps = lookup_tps or [0.0]
     opening = _opening(path, threads, repeats, tokens, context)
+    together = _together(path, threads, repeats, tokens, context)
     return {
         "prompt_tokens": n_prompt, "new_tokens": tokens,
         "prompt_tps": _spread(prompt_tps), "decode_tps": _spread(gen_tps),
@@ -175,6 +210,7 @@ def _levers(path: Path, threads: int, repeats: int, tokens: int) -> dict[str, An
                           "gain": round(statistics.median(lookup_tps) / statistics.median(plain_tps), 2),
                           "same_text": plain_text == lookup_text, "error": problem},
         "opening": opening,
+        "together": together,
     }
 
 
@@ -212,6 +248,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                          f"opening evaluated and saved {show(o['evaluated_first_token_s'])} s, loaded "
                          f"{show(o['loaded_first_token_s'])} s (x{o['gain']}; {o['opening_tokens']} tokens "
                          f"loaded; same text: {o['same_text']})")
+        if found["together"]:
+            t = found["together"]
+            lines.append(f"  {t['requests']} questions on one passage ({t['tokens_written']} tokens written): one after "
+                         f"another {show(t['one_after_another_s'])} s, together {show(t['together_s'])} s "
+                         f"(x{t['gain']}; same text: {t['same_text']})")
     lines.append(f"load average at start {report['load_average']:.1f} on {os.cpu_count()} cores")
     emit(report, args.json, lines)
     return 0
