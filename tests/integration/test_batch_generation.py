@@ -41,9 +41,11 @@ def ask(note: tuple[str, str], **options) -> GenerationRequest:
 
 def test_requests_written_together_each_answer_their_own(writer):
     before = generate(writer, ask(NOTES[1]))
-    finished = []
-    together = generate_all(writer, [ask(note) for note in NOTES], on_finished=lambda i, g: finished.append(i))
-    assert sorted(finished) == [0, 1, 2]
+    events = []
+    together = generate_all(writer, [ask(note) for note in NOTES], on_started=lambda i: events.append(("read", i)),
+                            on_finished=lambda i, g: events.append(("done", i)))
+    # the prompts are read one after another, then the three are written together
+    assert events[:3] == [("read", 0), ("read", 1), ("read", 2)] and sorted(events[3:]) == [("done", i) for i in range(3)]
     # each answers its own note (a batched step rounds differently from a single one, so a near tie between two
     # words may go the other way: the facts are compared, not the wording)
     assert "40,000" in together[0].text and "30" in together[1].text and "6" in together[2].text

@@ -28,9 +28,11 @@ def test_a_backend_without_batches_runs_the_requests_in_order():
     backend = ScriptedFakeLLM(["first reply", "second reply", "third reply"])
     seen = []
     results = generate_all(backend, [GenerationRequest(prompt=f"p{i}", max_tokens=8) for i in range(3)],
+                           on_started=lambda i: seen.append(("started", i)),
                            on_finished=lambda i, g: seen.append((i, g.text)))
     assert [r.text for r in results] == ["first reply", "second reply", "third reply"]
-    assert seen == [(0, "first reply"), (1, "second reply"), (2, "third reply")]
+    assert seen == [("started", 0), (0, "first reply"), ("started", 1), (1, "second reply"),
+                    ("started", 2), (2, "third reply")]
 
 
 def test_a_cancel_ends_the_requests_not_yet_run():
@@ -48,7 +50,7 @@ def test_a_set_the_backend_declines_is_run_one_after_another():
     class Declining(ScriptedFakeLLM):
         capabilities = Capabilities(streams=True, batches=True)
 
-        def generate_batch(self, requests, cancel=None, on_finished=None):
+        def generate_batch(self, requests, cancel=None, on_finished=None, on_started=None):
             self.declined = len(requests)
             return None
 

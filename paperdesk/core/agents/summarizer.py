@@ -31,7 +31,7 @@ from paperdesk.core.agents.section_gate import GroundingStats, gated_section
 from paperdesk.core.agents.sentence_stream import SentenceGate, StopToken
 from paperdesk.core.agents.summary_map import map_notes, map_request
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.llm.backend import Backend, Generation, generate, generate_all
+from paperdesk.core.llm.backend import Backend, generate, generate_all
 from paperdesk.core.llm.requests import make_request
 from paperdesk.core.progress import Progress, ProgressCallback
 from paperdesk.core.prompts import render
@@ -266,15 +266,16 @@ class Summarizer:
         # the notes on each passage are independent: written together where the model can (generate_all)
         requests = [map_request(self.backend, _excerpt(chunk), max_tokens=self.map_tokens, stop=["\n\n", "Excerpt:"],
                                 temperature=0.2, seed=n) for n, chunk in enumerate(excerpts[1:], start=2)]
-        finished = 0
+        counts = {"read": 0, "written": 0}
 
-        def mapped(_i: int, _result: Generation) -> None:
-            nonlocal finished
-            finished += 1
-            if progress is not None:
-                progress(Progress("map", finished, len(requests), "excerpts"))
+        def count(what: str) -> None:
+            counts[what] += 1
+            if progress is not None:  # the excerpts read so far, and how many of their notes are written
+                progress(Progress("map", counts["read"], len(requests), "excerpts",
+                                  f"{counts['written']} of {len(requests)} notes written"))
 
-        results = generate_all(self.backend, requests, cancel=token, on_finished=mapped)
+        results = generate_all(self.backend, requests, cancel=token, on_started=lambda _i: count("read"),
+                               on_finished=lambda _i, _g: count("written"))
         for chunk, result in zip(excerpts[1:], results):
             if result.cancelled:
                 break

@@ -144,17 +144,23 @@ def generate_all(
     requests: list[GenerationRequest],
     cancel: CancelToken | None = None,
     on_finished: Callable[[int, Generation], None] | None = None,
+    on_started: Callable[[int], None] | None = None,
 ) -> list[Generation]:
     """Run independent requests to their ends, in order of the list: all at once where the backend writes
     several sequences together (`generate_batch`; it may decline a set, with None), else one after another.
-    `on_finished(i, generation)` is called as request i ends; a cancel ends the rest as cancelled."""
+    `on_started(i)` is called as request i starts writing (together: once its prompt is read, the prompts
+    being read one after another), `on_finished(i, generation)` as it ends; a cancel ends the rest as
+    cancelled."""
     done = on_finished or (lambda _i, _g: None)
+    started = on_started or (lambda _i: None)
     if len(requests) > 1 and backend.capabilities.batches and not (cancel is not None and cancel.cancelled):
-        together = backend.generate_batch(requests, cancel, done)  # type: ignore[attr-defined]
+        together = backend.generate_batch(requests, cancel, done, started)  # type: ignore[attr-defined]
         if together is not None:
             return together
     results = []
     for i, request in enumerate(requests):
+        if not (cancel is not None and cancel.cancelled):
+            started(i)
         results.append(generate(backend, request, cancel=cancel))
         done(i, results[-1])
     return results

@@ -93,11 +93,13 @@ def sampler(llama: Any, temperature: float, seed: int, repeat_penalty: float) ->
 def decode_many(llama: Any, sequences: list[BatchItem], n_threads: int, n_batch: int,
                 cancelled: Callable[[], bool], on_token: Callable[[], None] = lambda: None,
                 on_finished: Callable[[int], None] = lambda _i: None,
+                on_read: Callable[[int], None] = lambda _i: None,
                 abort: tuple[Any, Any] | None = None) -> None:
     """Write every sequence to its end in a context of its own beside `llama`'s (the model's weights are
     shared; `llama`'s own context and the state it holds are left as they are). `cancelled` is asked
     between decodes; `abort` (a llama.cpp abort callback and its data) is asked inside them. A cancel
-    leaves each unfinished sequence marked "cancelled". `on_finished(i)` is called as sequence i ends."""
+    leaves each unfinished sequence marked "cancelled". `on_read(i)` is called once sequence i's prompt is
+    read (the prompts are read one after another, then written together), `on_finished(i)` as it ends."""
     import llama_cpp
 
     start = time.perf_counter()
@@ -185,6 +187,7 @@ def decode_many(llama: Any, sequences: list[BatchItem], n_threads: int, n_batch:
                 part = own[lo:lo + width]
                 decode([(t, shared + lo + k, [i], lo + k == len(own) - 1) for k, t in enumerate(part)])
             take(i, (len(own) - 1) % width)
+            on_read(i)
         while True:
             running = [i for i, s in enumerate(sequences) if s.finish is None]
             if not running:

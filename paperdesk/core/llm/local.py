@@ -303,10 +303,11 @@ class LocalBackend:
             _log.debug("prompt opening not primed: %s", exc)
 
     def generate_batch(self, requests: Sequence[GenerationRequest], cancel: CancelToken | None = None,
-                       on_finished: Callable[[int, Generation], None] | None = None) -> list[Generation] | None:
+                       on_finished: Callable[[int, Generation], None] | None = None,
+                       on_started: Callable[[int], None] | None = None) -> list[Generation] | None:
         """Write independent chat requests together, one sequence each (batch_decode.py); None (nothing
         run) for a set it cannot: a schema or logit bias, a prompt without the model's own chat template, or
-        more than the window holds."""
+        more than the window holds. `on_started(i)` is called once request i's prompt is read."""
         from paperdesk.core.llm import batch_decode
 
         if any(r.messages is None or r.json_schema is not None or r.logit_bias for r in requests):
@@ -344,7 +345,7 @@ class LocalBackend:
                     batch_decode.decode_many(
                         llama, items, self.n_threads, self.n_batch,
                         cancelled=lambda: cancel is not None and cancel.cancelled, on_token=METER.token,
-                        on_finished=finished,
+                        on_finished=finished, on_read=on_started or (lambda _i: None),
                         abort=(self._abort_flag.callback, self._abort_flag.data) if watch else None)  # type: ignore[union-attr]
             except RuntimeError as exc:  # no memory for the batch's context, say: written one by one below
                 _log.warning("writing %d requests together failed (%s); writing them one by one", len(items), exc)
@@ -356,6 +357,8 @@ class LocalBackend:
         for i, item in enumerate(items):
             if results[i] is None:  # cancelled, or the batch failed, before it ended
                 if failed:
+                    if on_started is not None:
+                        on_started(i)
                     results[i] = generate(self, requests[i], cancel=cancel)
                     if on_finished is not None:
                         on_finished(i, results[i])  # type: ignore[arg-type]
