@@ -84,6 +84,8 @@ def test_a_batch_that_cannot_start_is_written_one_by_one(writer, monkeypatch):
 
     alone = [generate(writer, ask(note)) for note in NOTES[:2]]
     monkeypatch.setattr(llama_cpp, "llama_init_from_model", lambda *_args: None)  # as when memory runs out
-    finished = []
-    together = generate_all(writer, [ask(note) for note in NOTES[:2]], on_finished=lambda i, g: finished.append(i))
-    assert [g.text for g in together] == [g.text for g in alone] and finished == [0, 1]
+    events = []
+    together = generate_all(writer, [ask(note) for note in NOTES[:2]], on_started=lambda i: events.append(("read", i)),
+                            on_finished=lambda i, g: events.append(("done", i)))
+    assert [g.text for g in together] == [g.text for g in alone]
+    assert events == [("read", 0), ("done", 0), ("read", 1), ("done", 1)]

@@ -325,6 +325,12 @@ class LocalBackend:
                                                                      r.repeat_penalty or 1.0))
                  for p, r in zip(prompts, requests)]  # type: ignore[arg-type]
         results: list[Generation | None] = [None] * len(items)
+        read: set[int] = set()
+
+        def started(i: int) -> None:
+            read.add(i)
+            if on_started is not None:
+                on_started(i)
 
         def finished(i: int) -> None:
             item = items[i]
@@ -345,7 +351,7 @@ class LocalBackend:
                     batch_decode.decode_many(
                         llama, items, self.n_threads, self.n_batch,
                         cancelled=lambda: cancel is not None and cancel.cancelled, on_token=METER.token,
-                        on_finished=finished, on_read=on_started or (lambda _i: None),
+                        on_finished=finished, on_read=started,
                         abort=(self._abort_flag.callback, self._abort_flag.data) if watch else None)  # type: ignore[union-attr]
             except RuntimeError as exc:  # no memory for the batch's context, say: written one by one below
                 _log.warning("writing %d requests together failed (%s); writing them one by one", len(items), exc)
@@ -357,8 +363,8 @@ class LocalBackend:
         for i, item in enumerate(items):
             if results[i] is None:  # cancelled, or the batch failed, before it ended
                 if failed:
-                    if on_started is not None:
-                        on_started(i)
+                    if i not in read:
+                        started(i)
                     results[i] = generate(self, requests[i], cancel=cancel)
                     if on_finished is not None:
                         on_finished(i, results[i])  # type: ignore[arg-type]
