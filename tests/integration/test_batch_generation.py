@@ -7,18 +7,11 @@ import pytest
 
 from conftest import LLAMA_THREADS
 from paperdesk.core.cancel import CancelToken
-from paperdesk.core.llm import catalogue
 from paperdesk.core.llm.backend import GenerationRequest, generate, generate_all
 from paperdesk.core.llm.local import LocalBackend
-from settings_for import settings_for
+from writer_notes import OPENING, writer_path
 
 pytestmark = pytest.mark.slow
-WRITER = "qwen2.5-coder-1.5b"
-OPENING = [
-    {"role": "system", "content": "You answer questions about short notes in one sentence, citing [n]."},
-    {"role": "user", "content": "[1] The pond froze on 3 January.\n\nQuestion: When did the pond freeze?"},
-    {"role": "assistant", "content": "It froze on 3 January [1]."},
-]
 NOTES = [("The hive held 40,000 bees in June.", "How many bees did the hive hold?"),
          ("The kite flew at 30 metres.", "How high did the kite fly?"),
          ("The bakery opened at 6 am on weekdays.", "When did the bakery open?")]
@@ -26,10 +19,7 @@ NOTES = [("The hive held 40,000 bees in June.", "How many bees did the hive hold
 
 @pytest.fixture(scope="module")
 def writer(tmp_path_factory) -> LocalBackend:
-    path = catalogue.installed_path(catalogue.BY_NAME[WRITER], settings_for(tmp_path_factory.mktemp("home")))
-    if path is None:
-        pytest.fail(f"{WRITER} is not installed: run `make test` or `paperdesk models install {WRITER}`")
-    return LocalBackend(path, n_ctx=1024, n_threads=LLAMA_THREADS, probe=False)
+    return LocalBackend(writer_path(tmp_path_factory.mktemp("home")), n_ctx=1024, n_threads=LLAMA_THREADS, probe=False)
 
 
 def ask(note: tuple[str, str], **options) -> GenerationRequest:

@@ -8,18 +8,11 @@ from __future__ import annotations
 import pytest
 
 from conftest import LLAMA_THREADS
-from paperdesk.core.llm import catalogue
 from paperdesk.core.llm.backend import GenerationRequest, generate
 from paperdesk.core.llm.local import LocalBackend
-from settings_for import settings_for
+from writer_notes import OPENING, writer_path
 
 pytestmark = pytest.mark.slow
-WRITER = "qwen2.5-coder-1.5b"
-OPENING = [
-    {"role": "system", "content": "You answer questions about short notes in one sentence, citing [n]."},
-    {"role": "user", "content": "[1] The pond froze on 3 January.\n\nQuestion: When did the pond freeze?"},
-    {"role": "assistant", "content": "It froze on 3 January [1]."},
-]
 
 
 def ask(backend: LocalBackend, question: str) -> str:
@@ -30,10 +23,7 @@ def ask(backend: LocalBackend, question: str) -> str:
 
 
 def writer(tmp_home, folder) -> LocalBackend:
-    path = catalogue.installed_path(catalogue.BY_NAME[WRITER], settings_for(tmp_home))
-    if path is None:
-        pytest.fail(f"{WRITER} is not installed: run `make test` or `paperdesk models install {WRITER}`")
-    return LocalBackend(path, n_ctx=1024, n_threads=LLAMA_THREADS, n_batch=32, prefix_folder=folder)
+    return LocalBackend(writer_path(tmp_home), n_ctx=1024, n_threads=LLAMA_THREADS, n_batch=32, prefix_folder=folder)
 
 
 NOTE = ("The hive held 40,000 bees in June.", "How many bees did the hive hold?")
