@@ -40,7 +40,8 @@ class FakeLLM:
     def stream(self, request: GenerationRequest, cancel=None) -> Iterator[tuple[str, str | None]]:
         self.requests.append(request)
         self.tokens.append(cancel)
-        words = self.text.split(" ")[: request.max_tokens]
+        every = self.text.split(" ")
+        words = every[: request.max_tokens]
         hold = self.hold_first_after if len(self.requests) == 1 else None
         for i, word in enumerate(words):
             if i == hold:
@@ -51,7 +52,7 @@ class FakeLLM:
                 time.sleep(self.delay)
             self.started.set()
             yield (word if i == 0 else " " + word), None
-        yield "", "stop"
+        yield "", "length" if len(words) < len(every) else "stop"  # a word a token: cut at the limit, as a model is
 
 
 def _wait_for(cancel, timeout: float = 60.0, until: threading.Event | None = None) -> None:

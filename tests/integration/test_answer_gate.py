@@ -44,3 +44,14 @@ def test_a_clean_answer_is_not_regenerated_and_leaks_are_removed(library):
     result = answers.write(library, fake, question, hits)
     assert len(fake.requests) == 1 and not result.regenerated and not result.fallback
     assert "reader asked" not in result.text and result.leaks_removed == 2
+
+
+def test_an_answer_cut_at_its_token_limit_ends_at_its_last_whole_sentence(library):
+    library.add_pdf(PAPERS / "2302.07302v1.pdf")
+    question = "how do readers keep track of citations"
+    hits = answers.retrieve(library, question)
+    fake = FakeLLM("Readers lose track of the citations they have already seen [1]. They also keep notes on")
+    result = answers.write(library, fake, question, hits, max_tokens=14)
+    assert len(fake.requests) == 1 and not result.regenerated
+    assert result.text.rstrip().endswith("already seen [1].")
+    assert "keep notes" not in result.text

@@ -102,3 +102,20 @@ def test_an_echoed_passage_label_becomes_its_marker_before_the_check() -> None:
     for piece in ("pdfplumber (from PaperMage, p", ".", " 4)"):  # "p." does not end the sentence
         gate.feed(piece)
     assert gate.close() == "pdfplumber [1]"
+
+
+def test_a_sentence_cut_off_at_the_token_limit_is_dropped_after_one_that_passed() -> None:
+    gate = FactGate(PASSAGES)
+    _stream(gate, "The study took around 1 hour [2]. Each participant was compensated $35 USD and, e")
+    assert gate.close(cut=True) == "The study took around 1 hour [2]."
+    assert gate.dropped[-1].missing == ["cut off at the writer's token limit"]
+
+
+def test_a_cut_answer_keeps_its_only_sentence_and_a_finished_last_one() -> None:
+    alone = FactGate(PASSAGES)
+    _stream(alone, "The study took around 1 hour [2] and each")
+    assert alone.close(cut=True) == "The study took around 1 hour [2] and each"  # nothing else to show
+    finished = FactGate(PASSAGES)
+    _stream(finished, "The study took around 1 hour [2]. Each participant was compensated $35 USD [2].")
+    assert finished.close(cut=True).endswith("compensated $35 USD [2].")
+    assert finished.dropped == []

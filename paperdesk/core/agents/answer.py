@@ -196,7 +196,7 @@ def write(
         gate = FactGate(read, question, on_token, reject, rewrite=cite_labels)
         result = generate(backend, request, on_token=_after_lead(lead, gate.feed) if lead else gate.feed,
                           cancel=cancel)
-        shown = gate.close()
+        shown = gate.close(cut=result.finish_reason == "length")
         dropped += gate.dropped
         recited += gate.recited
         # The quality gate sees the raw text: trim_loops below would hide the loop it must catch.

@@ -73,7 +73,7 @@ def write_selected(library: Library, backend: Backend, question: str, hits: list
     direction = picked_answer.directions(sources)
     gate = FactGate(sources, question, None, lambda s: echo(s) or direction(s))
     result = generate(backend, request, on_token=gate.feed, cancel=cancel)
-    shown = picked_answer.renumber(gate.close(), to_passage)
+    shown = picked_answer.renumber(gate.close(cut=result.finish_reason == "length"), to_passage)
     timings["phrase_s"] = time.perf_counter() - start - timings["select_s"]
     if result.cancelled:
         return AnswerResult(shown, [], arranged.hits, True, {**timings, "total_s": time.perf_counter() - start})

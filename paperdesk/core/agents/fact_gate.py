@@ -28,6 +28,8 @@ SOURCE_REF = re.compile(r"\[(\d{1,2})\]")
 # a sentence is complete at . ! ? (and any [n] right after it) once more text follows; or at a line break
 _COMPLETE = re.compile(r"(?<![\s(]p)(?<![\s(]pp)[.!?](?:[\"')\u201d]*)(?:\s*\[\d{1,2}\](?:\s*[.!?])?)*(?=\s+\S)|\n")
 _MARKERS_ONLY = re.compile(r"\s*(?:\[\d{0,2}\]?\s*)+[.!?]?\s*")
+_ENDED = re.compile(r"[.!?][\"')\u201d]*(?:\s*\[\d{1,2}\])*\s*[.!?]?\s*$")  # a sentence's end, its markers after it
+CUT = "cut off at the writer's token limit"
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\])>,;]+")
 _URL = re.compile(r"\bhttps?://[^\s\])>,;]+|\bwww\.[^\s\])>,;]+")
 _NAME = re.compile(r"\b[A-Za-z]*[A-Z][a-z0-9]*[A-Z][A-Za-z0-9-]*\b")  # two capitals or more: CiteSee, BERT
@@ -97,9 +99,14 @@ class FactGate:
             sentence, self._buffer = self._buffer[:match.end()], self._buffer[match.end():]
             self._settle(sentence)
 
-    def close(self) -> str:
-        """Settle what is left (the last sentence, or a cut-off one) and return the text that passed."""
-        if self._buffer.strip():
+    def close(self, cut: bool = False) -> str:
+        """Settle what is left (the last sentence, or a cut-off one) and return the text that passed.
+
+        With `cut` (the writing stopped at its token limit), an unfinished last sentence is dropped when a
+        sentence before it passed: an answer does not end mid-word ("... could be relatively short, e")."""
+        if cut and self.kept and self._buffer.strip() and not _ENDED.search(self._buffer):
+            self.dropped.append(Dropped(" ".join(self._buffer.split()), [CUT]))
+        elif self._buffer.strip():
             self._settle(self._buffer)
         self._buffer = ""
         return "".join(self.kept).strip()
