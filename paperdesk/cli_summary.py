@@ -121,6 +121,7 @@ def cmd_redo(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.core.agents.answer import answer, answer_options
+    from paperdesk.core.llm.background_load import loading
 
     from paperdesk.cli_common import UsageError
     from paperdesk.core.library.library import MAX_K
@@ -137,9 +138,12 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
         memory = MemoryGraph.for_library(library)
     streamed: list[str] = []
-    result = answer(library, make_backend(settings), question, k=args.k, on_token=_stream(args, streamed),
-                    max_tokens=settings["answer.max_tokens"], memory=memory, recall_k=settings["memory.recall"],
-                    **answer_options(settings), note=None if args.json else lambda p: print(f"\n({p.stage})", file=sys.stderr, flush=True))
+    backend = make_backend(settings)
+    with loading(backend):  # the model loads while the passages are found and read
+        result = answer(library, backend, question, k=args.k, on_token=_stream(args, streamed),
+                        max_tokens=settings["answer.max_tokens"], memory=memory, recall_k=settings["memory.recall"],
+                        **answer_options(settings),
+                        note=None if args.json else lambda p: print(f"\n({p.stage})", file=sys.stderr, flush=True))
     if args.json:
         print_json(result.to_json())
         return 0
