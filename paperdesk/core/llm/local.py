@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import signal
 import threading
 import time
@@ -16,36 +15,12 @@ from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm.abort_flag import AbortFlag
 from paperdesk.core.llm.backend import Capabilities, Generation, GenerationRequest, generate
 from paperdesk.core.llm.meter import METER
+from paperdesk.core.llm.llama_quiet import quiet_llama
 from paperdesk.core.llm.prefix_states import PrefixStates, chat_tokens, prime, shared_length
 from paperdesk.core.text.clean import strip_controls
 
 CHAT_OVERHEAD = 64  # tokens a chat template may add around one user message
 MIN_OPENING = 32  # a shorter fixed opening is not worth a state file
-
-
-_log = logging.getLogger("paperdesk.llama")
-_log_callback: Any = None  # kept referenced: llama.cpp holds a raw pointer to it
-
-
-def _quiet_llama_logs() -> None:
-    """Send llama.cpp's own log lines to Python logging at debug level instead of the terminal.
-
-    llama.cpp logs harmless notes as errors (the SWA cache notice of Gemma 3); real
-    failures reach us as exceptions from the load or the decode.
-    """
-    global _log_callback
-    if _log_callback is not None:
-        return
-    import ctypes
-
-    import llama_cpp
-
-    @llama_cpp.llama_log_callback
-    def forward(level: int, text: bytes, _user: Any) -> None:
-        _log.debug("%s", text.decode("utf-8", "replace").rstrip())
-
-    _log_callback = forward
-    llama_cpp.llama_log_set(forward, ctypes.c_void_p(0))
 
 
 class _Aborted(Exception):
@@ -95,7 +70,7 @@ class LocalBackend:
             if self._llama is None:
                 from llama_cpp import Llama
 
-                _quiet_llama_logs()
+                quiet_llama()
                 if not self.model_path.is_file():
                     raise ConfigError(f"no model file at {self.model_path}; set llm.model_path or put a GGUF in models/")
                 if self.probe:
