@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import signal
 import threading
 import time
@@ -14,13 +15,15 @@ from paperdesk.core.cores import usable_cores, yield_to_ui
 from paperdesk.core.errors import ConfigError
 from paperdesk.core.llm.abort_flag import AbortFlag
 from paperdesk.core.llm.backend import Capabilities, Generation, GenerationRequest, generate
-from paperdesk.core.llm.meter import METER
 from paperdesk.core.llm.llama_quiet import quiet_llama
+from paperdesk.core.llm.meter import METER
 from paperdesk.core.llm.prefix_states import PrefixStates, chat_tokens, prime, shared_length
 from paperdesk.core.text.clean import strip_controls
 
 CHAT_OVERHEAD = 64  # tokens a chat template may add around one user message
 MIN_OPENING = 32  # a shorter fixed opening is not worth a state file
+
+_log = logging.getLogger("paperdesk.llama")
 
 
 class _Aborted(Exception):
