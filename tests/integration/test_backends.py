@@ -196,7 +196,7 @@ def test_a_cancel_inside_a_prompt_batch_on_a_worker_thread_stops_that_batch(loca
     assert not again.cancelled and again.text == fresh
 
 
-def test_ctrl_c_inside_a_prompt_batch_on_the_main_thread_stops_that_batch_and_is_not_lost(monkeypatch):
+def test_ctrl_c_inside_a_prompt_batch_on_the_main_thread_stops_that_batch_and_is_not_lost(monkeypatch, request):
     """`paperdesk ask` generates on the main thread with no cancel token: a Ctrl-C that arrives while
     llama.cpp evaluates a prompt batch aborts that batch (its cache entries are gone, not kept as a finished
     batch's would be) and reaches the caller as KeyboardInterrupt, not swallowed by llama.cpp's callback."""
@@ -211,7 +211,9 @@ def test_ctrl_c_inside_a_prompt_batch_on_the_main_thread_stops_that_batch_and_is
     from paperdesk.core.llm.models import default_model
 
     assert threading.current_thread() is threading.main_thread()
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    before = signal.getsignal(signal.SIGINT)
+    request.addfinalizer(lambda: signal.signal(signal.SIGINT, before))
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal: a suite started in the background ignores it
     # the whole prompt in one batch, so the Ctrl-C surely lands inside it
     local_backend = LocalBackend(default_model(), n_ctx=2048, n_threads=LLAMA_THREADS, n_batch=1024)
     prompt = "Readers of scientific papers lose track of the citations they have seen. " * 30 + "\nIn short,"
