@@ -271,7 +271,6 @@ def evidence_row(library: Any, settings: Settings, question: Question, paper_id:
     chunks held it (a search miss, a re-ranking miss, or a window that cut the sentence out). With `backend`
     (the writer) and answer.judge on, the passages and windows are those its judging gives."""
     from paperdesk.core.agents.answer import CANDIDATES, first_windows, relevant, retrieve
-    from paperdesk.core.agents.passage_paragraphs import passage_texts
     from paperdesk.core.search.reader import sentence_encoder
 
     reader = sentence_encoder(settings, library.embedder)  # as the answer reads: the reader, when installed
@@ -279,7 +278,7 @@ def evidence_row(library: Any, settings: Settings, question: Question, paper_id:
     k = settings["answer.k"]
     hits = retrieve(library, question.question, k, memory=None, recall_k=0)
     chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
-    full = passage_texts(library.store, [chunks[h.chunk_id] for h in hits])  # as the answer reads them
+    full = [chunks[h.chunk_id].text for h in hits]
     if settings["answer.select"]:  # what the writer picks the answer's sentences from
         from paperdesk.core.agents.answer_selected import evidence_for
 

@@ -27,7 +27,6 @@ from paperdesk.core.agents.attribution import (
 from paperdesk.core.agents.answer_scope import cites_unnamed_only, off_question
 from paperdesk.core.agents.named_citation import cite_named
 from paperdesk.core.agents.passage_answer import answering_sentence, cut_quote
-from paperdesk.core.agents.passage_paragraphs import passage_texts
 from paperdesk.core.agents.restates import restates
 from paperdesk.core.agents.second_look import reads_new
 from paperdesk.core.agents.fact_gate import Dropped, FactGate
@@ -140,7 +139,7 @@ def write(
             on_token(NOTHING_FOUND)
         return AnswerResult(NOTHING_FOUND, [], [], False, {"total_s": 0.0})
     chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
-    texts = passage_texts(library.store, [chunks[h.chunk_id] for h in hits])  # sentences end at paragraphs
+    texts = [chunks[h.chunk_id].text for h in hits]
     reader = sentence_encoder(library.settings, library.embedder)  # picks the sentences the writer reads
     if template == "answer" and reading > 0:  # one budget over all passages, where the fitting sentences are
         passages = evidence.reading(library, question, hits, texts, reading, encoder=reader)
@@ -318,10 +317,9 @@ def _second_look(library: Library, backend: Backend, question: str, hits: list[H
         first.cancelled = True
         return first
     cited = library.store.chunks_by_ids([c["chunk_id"] for c in wider.citations])
-    cited_texts = passage_texts(library.store,
-                                [cited[c["chunk_id"]] for c in wider.citations if c["chunk_id"] in cited])
     if (wider.not_found or wider.fallback or wider.text in (NOTHING_FOUND, NONE_STATED) or
-            not reads_new(wider.text, cited_texts, first_read)):
+            not reads_new(wider.text, [cited[c["chunk_id"]].text for c in wider.citations if c["chunk_id"] in cited],
+                          first_read)):
         first.timings["total_s"] = time.perf_counter() - start
         return first
     if on_token is not None:

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from paperdesk.core.agents.attribution import split_sentences
-from paperdesk.core.agents.passage_paragraphs import PARAGRAPH
 from paperdesk.core.text import metric_names
 
 if TYPE_CHECKING:
@@ -115,15 +114,10 @@ def content_words(text: str) -> set[str]:
 
 def evidence_sentences(text: str) -> list[str]:
     """The chunk's sentences (a bulleted item is one), without front-matter boilerplate (permissions, ISBN,
-    e-mail lines); a table's rows with their abbreviated column names spelled out ("R-1f1 (ROUGE-1 F1): 48.79").
-    A paragraph break (passage_paragraphs.PARAGRAPH) ends a sentence: a heading or a block of code is not
-    part of the sentence after it."""
-    out: list[str] = []
-    for paragraph in text.split(PARAGRAPH):
-        flat = " ".join(metric_names.inline(paragraph).split())
-        out += [s.strip() for sentence in split_sentences(flat) for s in _BULLET.split(sentence)
-                if s.strip() and not _FRONT_MATTER.search(s)]
-    return out
+    e-mail lines); a table's rows with their abbreviated column names spelled out ("R-1f1 (ROUGE-1 F1): 48.79")."""
+    flat = " ".join(metric_names.inline(text).split())
+    return [s.strip() for sentence in split_sentences(flat) for s in _BULLET.split(sentence)
+            if s.strip() and not _FRONT_MATTER.search(s)]
 
 
 _BULLET = re.compile(r"\s[•▪◦●]\s")
