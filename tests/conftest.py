@@ -84,14 +84,23 @@ PAPERS = FIXTURES / "papers"
 
 
 @pytest.fixture(scope="session")
-def embedder(tmp_path_factory):
+def embedder():
     """The real all-MiniLM-L6-v2, loaded once for the whole session."""
     from paperdesk.core.search.embedder import Embedder
 
     model = Embedder()
     model.model()
-    _embed_each_text_once(model, _embedded_texts_dir(tmp_path_factory))
     return model
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _computed_once(tmp_path_factory) -> None:
+    """Each distinct fixture paper is parsed, and each distinct text embedded, once per test process
+    (computed_once.py): the real parser's and model's results, not recomputed in every test."""
+    from computed_once import embed_each_text_once, parse_each_pdf_once
+
+    embed_each_text_once(_embedded_texts_dir(tmp_path_factory))
+    parse_each_pdf_once()
 
 
 def _embedded_texts_dir(tmp_path_factory) -> Path:
@@ -101,65 +110,6 @@ def _embedded_texts_dir(tmp_path_factory) -> Path:
     folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "embedded-texts"
     folder.mkdir(exist_ok=True)
     return folder
-
-
-def _embed_each_text_once(model, shared: Path | None = None) -> None:
-    """The session's embedder computes each distinct text once (the same fixture papers are added in many
-    tests). The vectors are still the real model's: the ONNX model embeds one text at a time, so a text's
-    vector does not depend on the batch it came in. Batches, cancel checks and progress stay as they are.
-    With `shared` (a folder all xdist workers of this run see), a text one worker embedded is read back by the
-    others, not embedded again by each."""
-    import hashlib
-
-    import numpy as np
-
-    from paperdesk.core.search.embedder import DIM
-
-    original = model.encode
-    seen: dict[tuple[str, str], np.ndarray] = {}
-
-    def stored(tag: str, text: str) -> Path:
-        return shared / (hashlib.sha1(f"{tag}\0{text}".encode("utf-8", "surrogatepass")).hexdigest() + ".npy")
-
-    def read_shared(tag: str, texts: list[str]) -> list[str]:
-        for text in texts:
-            try:
-                seen[(tag, text)] = np.load(stored(tag, text))
-            except (OSError, ValueError):
-                pass
-        return [t for t in texts if (tag, t) not in seen]
-
-    def write_shared(tag: str, text: str, vector: np.ndarray) -> None:
-        path = stored(tag, text)
-        partial = path.with_name(f"{path.stem}.{os.getpid()}.partial")
-        try:
-            with open(partial, "wb") as handle:
-                np.save(handle, vector)
-            os.replace(partial, path)  # whole or absent: a worker reading it never sees half a vector
-        except OSError:
-            partial.unlink(missing_ok=True)
-
-    def encode(texts, progress=None, cancel=None):
-        out = np.empty((len(texts), DIM), dtype=np.float32)
-        tag = model.tag
-        for start in range(0, len(texts), model.batch_size):
-            if cancel is not None:
-                cancel.raise_if_cancelled()
-            batch = list(texts[start:start + model.batch_size])
-            missing = [t for t in dict.fromkeys(batch) if (tag, t) not in seen]
-            if missing and shared is not None:
-                missing = read_shared(tag, missing)
-            if missing:
-                for text, vector in zip(missing, original(missing)):
-                    seen[(tag, text)] = vector
-                    if shared is not None:
-                        write_shared(tag, text, vector)
-            out[start:start + len(batch)] = [seen[(tag, t)] for t in batch]
-            if progress is not None:
-                progress(min(start + model.batch_size, len(texts)), len(texts))
-        return out
-
-    model.encode = encode
 
 
 @pytest.fixture
