@@ -21,7 +21,7 @@ def embed_each_text_once(shared: Path | None = None) -> None:
     (a folder all xdist workers of this run see), a text one worker embedded is read back by the others."""
     from paperdesk.core.search.embedder import DIM, Embedder
 
-    original = getattr(Embedder.encode, "computed_once_original", Embedder.encode)
+    original = Embedder.encode
     seen: dict[tuple[str, str], np.ndarray] = {}
 
     def stored(tag: str, text: str) -> Path:
@@ -66,7 +66,6 @@ def embed_each_text_once(shared: Path | None = None) -> None:
                 progress(min(start + self.batch_size, len(texts)), len(texts))
         return out
 
-    encode.computed_once_original = original  # type: ignore[attr-defined]
     Embedder.encode = encode  # type: ignore[method-assign]
 
 
