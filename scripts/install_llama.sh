@@ -93,7 +93,7 @@ mkdir -p "$cache"
 [ -n "$(wheel)" ] || build
 # The wheel file itself, not a version for pip to find: pip's cache, PIP_FIND_LINKS
 # or an index can never substitute another build.  [server] pulls the extras' deps.
-pip_ install -q "$(wheel)[server]"
+pip_ install -q --no-compile "$(wheel)[server]"
 if [ -n "$flags" ] && amx_in; then
   # Same version already installed from an older build: pip kept it.
   pip_ install -q --force-reinstall --no-deps "$(wheel)"
