@@ -1,5 +1,7 @@
 """doctor's data-dir check sees a lock file that every add would fail on."""
 
+import warnings
+
 from paperdesk.core.config import load_settings
 
 
@@ -21,6 +23,11 @@ def test_loading_the_embedder_through_torch_draws_no_progress_bar():
 
     from paperdesk.core.search.hf_quiet import quiet_transformers
 
-    hf_logging.enable_progress_bar()
+    with warnings.catch_warnings():
+        # a test that loaded the embedder earlier in this process set HF_HUB_DISABLE_PROGRESS_BARS, and the hub
+        # then refuses (with a warning) to turn its own bars on; transformers' bar, under test, is on either way
+        warnings.filterwarnings("ignore", message="Cannot enable progress bars")
+        hf_logging.enable_progress_bar()
+    assert hf_logging.is_progress_bar_enabled()
     quiet_transformers()
     assert not hf_logging.is_progress_bar_enabled()
