@@ -121,6 +121,7 @@ def cmd_redo(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from paperdesk.core.agents.answer import answer, answer_options
+    from paperdesk.core.agents.answer_result import UNSURE
     from paperdesk.core.llm.background_load import loading
 
     from paperdesk.cli_common import UsageError
@@ -151,6 +152,8 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     if streamed and not result.cancelled and not stream_shows(result.text, "".join(streamed)):
         # the checks changed the answer after it streamed (a sentence dropped, a citation moved): what stands
         print(f"\nchecked: {result.text}")
+    if result.unsure and not result.cancelled:
+        print(f"\n{UNSURE}")
     for c in result.citations:
         title = next((h.title for h in result.hits if h.chunk_id == c["chunk_id"]), "")
         via = f" ({c['via']})" if c.get("via") else ""

@@ -168,6 +168,8 @@ def score(result: dict[str, Any], question: Question, paper_id: str) -> dict[str
             "correct": is_correct(text, question),
             "on_target": question.kind != ABSENT and on_target(cited, paper_id, question.pages),
             "not_found": says_not_found(text), "leaked": leaks(text),
+            # shown as unsure: it stands, but the writer's check of its cited passages fell short (answer_check)
+            "unsure": bool(result.get("support", {}).get("unsure")),
             "cited_pages": sorted({c["page"] for c in cited if c.get("paper_id") == paper_id}),
             "time_s": round(result.get("timings", {}).get("total_s", 0.0), 2),
             "text": " ".join(result.get("text", "").split())}
@@ -190,6 +192,11 @@ def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "held": sum(bool(r.get("held")) for r in answerable),
             "held_correct": sum(bool(r.get("held")) and r["correct"] for r in answerable),
             "leaked": sum(bool(r.get("leaked")) for r in rows),
+            # answers that stand (no "not found"), split by whether they are shown as unsure, and right among them
+            "firm": sum(not r.get("not_found") and not r.get("unsure") for r in rows),
+            "firm_correct": sum(not r.get("not_found") and not r.get("unsure") and r["correct"] for r in rows),
+            "unsure": sum(bool(r.get("unsure")) for r in rows),
+            "unsure_correct": sum(bool(r.get("unsure")) and r["correct"] for r in rows),
             "median_s": round(statistics.median([r["time_s"] for r in rows]), 2) if rows else 0.0}
 
 
@@ -212,6 +219,9 @@ def total_line(label: str, total: dict[str, Any]) -> str:
             parts.append(f"read the answer {total['held']}, of them right {total['held_correct']}")
     if total["absent"]:
         parts.append(f"absent honest {total['honest']}/{total['absent']}")
+    if total["unsure"]:
+        parts.append(f"answers shown firm {total['firm']} (right {total['firm_correct']}), "
+                     f"unsure {total['unsure']} (right {total['unsure_correct']})")
     if total["leaked"]:
         parts.append(f"leaked {total['leaked']}")
     parts.append(f"median {total['median_s']:.1f} s")
@@ -454,7 +464,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             if hidden:
                 note(f"{name}: {done}/{len(questions)} asked")
             else:
-                note(f"{name} {q.id}: {'correct' if row['correct'] else 'wrong'}, "
+                verdict = ("correct" if row["correct"] else "wrong") + (" (unsure)" if row["unsure"] else "")
+                note(f"{name} {q.id}: {verdict}, "
                      f"{'on target' if row['on_target'] else 'off target'} {row['cited_pages']}, {row['time_s']} s: "
                      f"{row['text'][:160]}")
         library.close()

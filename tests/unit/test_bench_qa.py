@@ -79,12 +79,30 @@ def test_on_target_means_a_cited_passage_of_that_paper_spans_a_supporting_page()
 
 def test_totals() -> None:
     rows = [{"correct": True, "on_target": True, "time_s": 1.0, "held": True},
-            {"correct": False, "on_target": True, "time_s": 5.0, "held": True},
+            {"correct": False, "on_target": True, "time_s": 5.0, "held": True, "unsure": True},
             {"correct": True, "on_target": False, "time_s": 3.0},
-            {"kind": "absent", "correct": True, "on_target": False, "time_s": 2.0, "leaked": True}]
+            {"kind": "absent", "correct": True, "on_target": False, "time_s": 2.0, "leaked": True,
+             "not_found": True}]
     assert totals(rows) == {"questions": 4, "correct": 3, "accuracy": 0.75, "answerable": 3, "answerable_correct": 2,
                             "on_target": 2, "on_target_share": 0.667, "absent": 1, "honest": 1,
-                            "said_not_found": 0, "held": 2, "held_correct": 1, "leaked": 1, "median_s": 2.5}
+                            "said_not_found": 0, "held": 2, "held_correct": 1, "leaked": 1,
+                            "firm": 2, "firm_correct": 2, "unsure": 1, "unsure_correct": 0, "median_s": 2.5}
+
+
+def test_the_total_line_says_how_often_firm_and_unsure_answers_were_right() -> None:
+    rows = [{"correct": True, "on_target": True, "time_s": 1.0},
+            {"correct": False, "on_target": False, "time_s": 1.0, "unsure": True},
+            {"correct": True, "on_target": True, "time_s": 1.0, "unsure": True},
+            {"correct": False, "on_target": False, "time_s": 1.0, "not_found": True}]
+    assert "answers shown firm 1 (right 1), unsure 2 (right 1)" in total_line("model", totals(rows))
+    assert "unsure" not in total_line("model", totals(rows[:1]))
+
+
+def test_a_row_is_unsure_only_when_the_answer_says_so() -> None:
+    base = {"text": "three baselines [1]", "hits": [], "citations": [], "timings": {}}
+    assert score({**base, "support": {"margin": 0.4, "unsure": True}}, QUESTION, "P")["unsure"]
+    assert not score({**base, "support": {"margin": 2.0, "unsure": False}}, QUESTION, "P")["unsure"]
+    assert not score(base, QUESTION, "P")["unsure"]  # an answer that was not checked
 
 
 def test_the_total_line_splits_misses_between_the_reading_and_the_writer() -> None:

@@ -217,6 +217,7 @@ def write(
     fallback = not result.cancelled and len(failures) == 2
     flagged: list[str] = []
     not_found = False
+    support: float | None = None  # the answer check's margin for the text that stands (answer_check.py)
     withdrawn: str | None = None  # the draft withdrawn for "not found": the note shown before its ending
     if fallback:
         quoted = extract(library.embedder.encode_query(question), passages, encode)
@@ -227,20 +228,22 @@ def write(
         text, removed, flagged = grounded.text, grounded.removed, grounded.numbers_flagged
         if template == "answer":  # the named paper's copy of a sentence read from another paper's
             text, hits = cite_named(library, text, question, hits)
-        if not result.cancelled and template == "answer" and (supported_share(text) < SUPPORTED_MIN or
-                                                              off_question(library, text, question, hits) or
-                                                              cites_unnamed_only(text, question, hits) or
-                                                              (check and not _checked(backend, question, text,
-                                                                                      passages, cancel, note))):
+        failed = not result.cancelled and template == "answer" and (
+            supported_share(text) < SUPPORTED_MIN or off_question(library, text, question, hits) or
+            cites_unnamed_only(text, question, hits))
+        if check and not failed and not result.cancelled and template == "answer":
+            support = _check_margin(backend, question, text, passages, cancel, note)
+            failed = not answer_check.stands_at(support)
+        if failed:
             # Too little of it comes from the papers to stand as an answer, it frames their facts in the
             # question's words its passages lack, it answers a question about one paper from others, or the
             # writer, reading its cited passages again, doubts they state it: say so, with the closest passages.
             quoted = extract(library.embedder.encode_query(question), passages, encode)
-            text, not_found = not_found_text(quoted), True
+            text, not_found, support = not_found_text(quoted), True, None
             withdrawn = WITHDRAWN if shown.strip() else ""  # streamed below, once the ending is known
     if template == "answer" and not result.cancelled and (fallback or not_found or restates_all(text, question)):
         # before "not found": a passage's own sentence that holds the question's words answers it, quoted
-        shown_before = text
+        shown_before, support = text, None  # a quote or "not found" is not the text the writer's check read
         restated = not (fallback or not_found)  # the streamed answer stands so far: it only said the question back
         quoted_text = quoted_answer(question, hits, full_texts, encode)
         if quoted_text is not None:
@@ -261,21 +264,21 @@ def write(
     timings = {"first_token_s": result.first_token_s or 0.0, "total_s": time.perf_counter() - start}
     first = AnswerResult(text.strip(), citations, hits, result.cancelled, timings, removed, fallback,
                          bool(failures), leaks, flagged, failures, [d.sentence for d in dropped], not_found, recited,
-                         list(passages))
+                         list(passages), support)
     if template != "answer" or second_look <= 0 or reading > 0 or result.cancelled or not (fallback or not_found):
         return first
     return _second_look(library, backend, question, offered, first, " ".join(passages), second_look, on_token,
                         cancel, max_tokens, dialogue, note, start, seed, check)
 
 
-def _checked(backend: Backend, question: str, text: str, windows: list[str], cancel: CancelToken | None,
-             note: ProgressCallback | None) -> bool:
-    """Whether the answer stands the writer's reading of its cited windows (answer_check.py)."""
+def _check_margin(backend: Backend, question: str, text: str, windows: list[str], cancel: CancelToken | None,
+                  note: ProgressCallback | None) -> float | None:
+    """The writer's margin that the answer's cited windows state it (answer_check.py); None: not to be had."""
     if not backend.capabilities.judges:
-        return True
+        return None
     if note is not None:
         note(Progress("answer: checking that its passages state it", 1, 1, "checks"))
-    return answer_check.stands(backend, question, text, windows, cancel)
+    return answer_check.margin(backend, question, text, windows, cancel)
 
 
 def first_windows(library: Library, backend: Backend, question: str, hits: list[Hit], texts: list[str],

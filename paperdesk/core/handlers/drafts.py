@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paperdesk.core.agents import answer as answers
+from paperdesk.core.agents.answer_result import UNSURE, unsure_note_removed
 from paperdesk.core.commands.parse import Command
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.handlers import follow_up, new_paper
@@ -58,12 +59,15 @@ def _draft_from_hits(desk: "Desk", command: Command, hits: list["Hit"], kind: st
     if kind == "answer":  # the hits' papers are known now: show them while the answer streams
         _set_results(desk, command, hits, [h.paper_id for h in hits])
         desk.transition(command, count=len(s.results))
+    stream = desk.token_stream(kind, command.text)
     result = answers.write(desk.library, desk.backend, command.text, hits, template,
-                           on_token=desk.token_stream(kind, command.text), cancel=desk.cancel_token,
+                           on_token=stream, cancel=desk.cancel_token,
                            max_tokens=max_tokens, dialogue=desk.dialogue_block(), note=desk.progress,
                            **answers.answer_options(desk.settings))
+    if result.unsure and not result.cancelled:  # kept with the text: a saved answer still says it
+        stream(f"\n\n{UNSURE}")
     status = "interrupted" if result.cancelled else "draft"
-    revision = desk.drafts.add_draft_revision(draft_id, result.text, result.sources, status)
+    revision = desk.drafts.add_draft_revision(draft_id, result.shown_text, result.sources, status)
     if kind == "report":  # lqs = the papers the report cites
         _set_results(desk, command, hits, result.cited_papers)
         desk.transition(command, count=len(s.results))
@@ -92,6 +96,8 @@ def _pages(pages: list[int]) -> str:
 def _draft_outcome(desk: "Desk", command: Command, revision: int, result: answers.AnswerResult) -> Outcome:
     cited = len(result.citations)
     note = f"revision {revision}; cites {cited} of {counted(len(result.hits), 'source passage')}"
+    if result.unsure and not result.cancelled:
+        note += "; unsure: check the pages it cites"
     if result.cancelled:
         return Outcome(command.raw, "cancelled", f"interrupted; the partial text is kept as {note}", desk.draft_view())
     return Outcome(command.raw, "ok", note, desk.draft_view())
@@ -108,7 +114,7 @@ def improve(desk: "Desk", command: Command) -> Outcome:
 
         return improve_discussion(desk, command)
     current = desk.drafts.current_draft(draft.draft_id or 0)
-    old = current.text if current else ""
+    old = unsure_note_removed(current.text) if current else ""  # the note is the reader's, not the writer's
     template = "improve_answer"
     k = desk.settings["answer.k"] if draft.kind == "answer" else desk.settings["research.k"]
     max_tokens = desk.settings["answer.max_tokens"] if draft.kind == "answer" else desk.settings["research.max_tokens"]
