@@ -10,28 +10,12 @@ import math
 
 import pytest
 
-from fake_llm import ScriptedFakeLLM
+from checked_answers import StandInCheckingLLM, copied_sentence
 from paperdesk.core.agents import answer as answers, answer_check
-from paperdesk.core.agents.evidence import evidence_sentences
-from paperdesk.core.llm.backend import Capabilities
-from paperdesk.core.search.reader import sentence_encoder
+from paperdesk.core.agents.answer_result import UNSURE
 
 pytestmark = pytest.mark.slow
 QUESTION = "What do CiteSee's citation markers show the reader?"
-
-
-class StandInCheckingLLM(ScriptedFakeLLM):
-    """A FAKE model: scripted replies, and `margins` for every yes/no it is asked (recorded)."""
-
-    capabilities = Capabilities(streams=True, json_schema=False, judges=True)
-
-    def __init__(self, replies: list[str], margins: list[float]) -> None:
-        super().__init__(replies)
-        self.margins, self.asked = margins, []
-
-    def yes_margins(self, system, opening, items, cancel=None, seconds=None):
-        self.asked.append((opening, list(items)))
-        return self.margins[: len(items)]
 
 
 @pytest.fixture(scope="module")
@@ -44,17 +28,7 @@ def library(tmp_path_factory, embedder):
 
 @pytest.fixture(scope="module")
 def copied(library):
-    """A sentence of a window the answer reads, as a writer copies it citing that window's number, and the
-    window. The sentence cites no paper of its own ("[9]"): that would be read as a citation of the answer's."""
-    hits = answers.retrieve(library, QUESTION, 5, recall_k=0)
-    chunks = library.store.chunks_by_ids([h.chunk_id for h in hits])
-    _, _, windows = answers.first_windows(library, None, QUESTION, hits, [chunks[h.chunk_id].text for h in hits],
-                                          sentence_encoder(library.settings, library.embedder))
-    for n, window in enumerate((w for w in windows if w.strip()), start=1):
-        plain = [s for s in evidence_sentences(window) if 8 <= len(s.split()) <= 40 and "[" not in s]
-        if plain:
-            return max(plain, key=lambda s: len(s.split())).rstrip(". ") + f" [{n}].", window
-    raise AssertionError("no window holds a sentence of the kind the test needs")
+    return copied_sentence(library, QUESTION)
 
 
 def _write(library, writer, streamed, check=True):
@@ -96,3 +70,40 @@ def test_the_real_writer_gives_a_finite_margin_for_an_answer_and_its_window(copi
     draft, window = copied
     value = answer_check.margin(local_backend, QUESTION, draft.rsplit(" [", 1)[0] + " [1].", [window])
     assert value is not None and math.isfinite(value)
+
+
+def test_an_answer_the_writer_affirms_only_weakly_stands_shown_as_unsure(library, copied):
+    draft, _ = copied
+    weak = (answer_check.MARGIN_MIN + answer_check.FIRM_MIN) / 4  # two readings summing between the thresholds
+    result = _write(library, StandInCheckingLLM([draft], [weak, weak]), [])
+    assert not result.not_found and draft.rsplit(" [", 1)[0] in result.text
+    assert result.unsure and result.support == pytest.approx(2 * weak)
+    assert result.shown_text == f"{result.text}\n\n{UNSURE}" and UNSURE not in result.text
+    assert result.to_json()["support"] == {"margin": round(2 * weak, 3), "unsure": True}
+
+
+def test_an_answer_the_writer_affirms_firmly_or_could_not_check_is_shown_as_it_is(library, copied):
+    draft, _ = copied
+    firm = _write(library, StandInCheckingLLM([draft], [answer_check.FIRM_MIN, 0.0]), [])
+    assert not firm.unsure and firm.shown_text == firm.text
+    unchecked = _write(library, StandInCheckingLLM([draft], [-4.0, -3.0]), [], check=False)
+    assert unchecked.support is None and not unchecked.unsure and unchecked.shown_text == unchecked.text
+
+
+def test_a_withdrawn_answer_carries_no_margin(library, copied):
+    draft, _ = copied
+    result = _write(library, StandInCheckingLLM([draft], [-4.0, -3.0]), [])
+    assert result.support is None and not result.unsure
+
+
+def test_a_sem_search_answer_shown_as_unsure_keeps_its_note_and_improve_does_not_read_it(citesee_desk, copied):
+    draft, _ = copied
+    weak = (answer_check.MARGIN_MIN + answer_check.FIRM_MIN) / 4
+    writer = StandInCheckingLLM([draft, "It shows which papers the reader has seen [1]."], [weak, weak])
+    desk = citesee_desk(backend=writer, PAPERDESK_MEMORY_RECALL="0")
+    outcome = desk.run(f"sem-search {QUESTION}")
+    assert outcome.ok and "unsure: check the pages it cites" in outcome.message, outcome.message
+    assert outcome.view.text.rstrip().endswith(UNSURE)
+    assert desk.run("improve say it in fewer words").ok
+    improve_prompt = "\n".join(m["content"] for m in writer.requests[-1].messages or []) or writer.requests[-1].prompt
+    assert draft.rsplit(" [", 1)[0] in improve_prompt and UNSURE not in improve_prompt

@@ -8,6 +8,7 @@ Regenerate only after looking at the diff: pytest tests/snapshots --snapshot-upd
 
 import pytest
 
+from paperdesk.core.agents.answer_result import UNSURE
 from paperdesk.core.desk.desk import Desk
 from paperdesk.core.commands.session import DraftRef, ResultItem, Session
 from paperdesk.tui.panes.draft import DraftPane
@@ -87,6 +88,16 @@ def test_reader_on_a_page(snap_compare, home, arxiv):
 
 
 def test_sem_search_answer(snap_compare, home, arxiv, embedder):
+    _answer_state(home, arxiv, embedder, ANSWER)
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=typed())
+
+
+def test_sem_search_answer_shown_as_unsure(snap_compare, home, arxiv, embedder):
+    _answer_state(home, arxiv, embedder, f"{ANSWER}\n\n{UNSURE}")
+    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=typed())
+
+
+def _answer_state(home, arxiv, embedder, text):
     def prepare(desk):
         draft_id = desk.drafts.new_draft("answer", "how do readers keep track of citations")
         sources = [
@@ -97,7 +108,7 @@ def test_sem_search_answer(snap_compare, home, arxiv, embedder):
             {"n": 3, "paper_id": "2304.02623v1", "title": "Beyond Summarization: Designing AI Support for "
              "Real-World Expository Writing Tasks", "page": 2, "chunk_id": 3, "quote": "", "cited": False},
         ]
-        desk.drafts.add_draft_revision(draft_id, ANSWER, sources)
+        desk.drafts.add_draft_revision(draft_id, text, sources)
         papers = desk.store.papers_by_ids(["2302.07302v1", "2304.02623v1"])
         session.results = [ResultItem.from_paper(papers["2302.07302v1"], "pp. 1, 4"),
                            ResultItem.from_paper(papers["2304.02623v1"], "p. 2")]
@@ -106,7 +117,6 @@ def test_sem_search_answer(snap_compare, home, arxiv, embedder):
 
     session = Session()
     store_session(home, arxiv.api_url, embedder, "draft-sem-search", session, prepare)
-    assert snap_compare(app_for(home, arxiv.api_url), terminal_size=SIZE, run_before=typed())
 
 
 def test_help_screen(snap_compare, home, arxiv):
