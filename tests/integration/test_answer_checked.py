@@ -6,6 +6,7 @@ model: it replies a scripted answer and canned yes/no margins, so which answer s
 real writer's margins are read at the end, on the suite's small local model.
 """
 
+import io
 import math
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from checked_answers import StandInCheckingLLM, copied_sentence
 from paperdesk.core.agents import answer as answers, answer_check
 from paperdesk.core.agents.answer_result import UNSURE
+from paperdesk.shell import ShellPrinter
 
 pytestmark = pytest.mark.slow
 QUESTION = "What do CiteSee's citation markers show the reader?"
@@ -85,14 +87,19 @@ def test_an_answer_the_writer_affirms_only_weakly_stands_shown_as_unsure(library
 def test_an_answer_the_writer_affirms_firmly_or_could_not_check_is_shown_as_it_is(library, copied):
     draft, _ = copied
     firm = _write(library, StandInCheckingLLM([draft], [answer_check.FIRM_MIN, 0.0]), [])
+    assert not firm.not_found and firm.support == pytest.approx(answer_check.FIRM_MIN)
     assert not firm.unsure and firm.shown_text == firm.text
-    unchecked = _write(library, StandInCheckingLLM([draft], [-4.0, -3.0]), [], check=False)
+    writer = StandInCheckingLLM([draft], [-4.0, -3.0])
+    unchecked = _write(library, writer, [], check=False)
+    assert writer.asked == [] and not unchecked.not_found
     assert unchecked.support is None and not unchecked.unsure and unchecked.shown_text == unchecked.text
 
 
 def test_a_withdrawn_answer_carries_no_margin(library, copied):
     draft, _ = copied
-    result = _write(library, StandInCheckingLLM([draft], [-4.0, -3.0]), [])
+    writer = StandInCheckingLLM([draft], [-4.0, -3.0])
+    result = _write(library, writer, [])
+    assert len(writer.asked) == 1 and result.not_found
     assert result.support is None and not result.unsure
 
 
@@ -101,9 +108,16 @@ def test_a_sem_search_answer_shown_as_unsure_keeps_its_note_and_improve_does_not
     weak = (answer_check.MARGIN_MIN + answer_check.FIRM_MIN) / 4
     writer = StandInCheckingLLM([draft, "It shows which papers the reader has seen [1]."], [weak, weak])
     desk = citesee_desk(backend=writer, PAPERDESK_MEMORY_RECALL="0")
+    printer = ShellPrinter(io.StringIO(), io.StringIO())
+    desk.subscribe(printer.on_event)
     outcome = desk.run(f"sem-search {QUESTION}")
     assert outcome.ok and "unsure: check the pages it cites" in outcome.message, outcome.message
     assert outcome.view.text.rstrip().endswith(UNSURE)
+    printer.outcome(outcome)
+    printed = printer.out.getvalue()
+    assert printed.count(UNSURE) == 1 and "checked:" not in printed, printed  # streamed once, as stored
+    answered = " ".join(outcome.view.text.replace(UNSURE, "").split())
     assert desk.run("improve say it in fewer words").ok
-    improve_prompt = "\n".join(m["content"] for m in writer.requests[-1].messages or []) or writer.requests[-1].prompt
-    assert draft.rsplit(" [", 1)[0] in improve_prompt and UNSURE not in improve_prompt
+    improve_prompt = " ".join(("\n".join(m["content"] for m in writer.requests[-1].messages or []) or
+                               writer.requests[-1].prompt).split())
+    assert answered in improve_prompt and UNSURE not in improve_prompt  # the answer as stored, the note left out
