@@ -14,9 +14,10 @@ The threshold was set on questions the answers were tuned on and on the same que
 paper left out of the search (every answer then is an invention): at it, no right answer of those was
 withdrawn.
 
-The same sum says how far a standing answer can be trusted: on those tuned-on questions, answers at or above
-FIRM_MIN were right about five times in six, those below it about one time in three. An answer below it stands,
-and is shown as unsure (answer_result.UNSURE), so that the reader checks its pages first.
+The same sum says where the check had doubts about an answer that stands: on those tuned-on questions, answers
+at or above FIRM_MIN were right 40 times in 49, those below it 8 times in 23 (on questions of papers nobody tuned
+on, 18 in 27 and 8 in 17). An answer below it stands, and is shown as unsure (answer_result.UNSURE), so that
+the reader checks its pages first.
 """
 
 from __future__ import annotations
