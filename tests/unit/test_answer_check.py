@@ -2,10 +2,15 @@
 decide, and when it is not asked at all. The backend here is a stand-in with canned margins
 (StandInChecker), not a model: the real writer's check is tested in tests/integration/test_answer_checked.py."""
 
-from paperdesk.core.agents.answer_check import MARGIN_MIN, cited_windows, margin, prompt, stands
+from paperdesk.core.agents.answer_check import MARGIN_MIN, cited_windows, margin, prompt, stands_at
 from paperdesk.core.llm.backend import Capabilities
 
 WINDOWS = ["The first window says 12 runs.", "The second window says nothing of runs.", "A third."]
+
+
+def stands(backend, question, text, windows) -> bool:
+    """Whether the answer stands as `write` decides it: the check's margin, judged by stands_at."""
+    return stands_at(margin(backend, question, text, windows))
 
 
 class StandInChecker:

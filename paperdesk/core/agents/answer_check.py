@@ -73,8 +73,3 @@ def stands_at(value: float | None) -> bool:
     """Whether an answer checked at `value` stands (also when the check could not be had: None)."""
     return value is None or value >= MARGIN_MIN
 
-
-def stands(backend: object, question: str, text: str, windows: Sequence[str],
-           cancel: CancelToken | None = None, seconds: float = CHECK_SECONDS) -> bool:
-    """Whether the answer stands: the writer's readings say its cited windows state it, or could not be had."""
-    return stands_at(margin(backend, question, text, windows, cancel, seconds))
