@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import requests
 import urllib3
@@ -107,7 +107,9 @@ class _Stream:
 class RemoteBackend:
     name = "remote"
     # json_schema is sent as a llama.cpp grammar, which llama.cpp's server honours
-    capabilities = Capabilities(streams=True, json_schema=True)
+    # judges: a server that reports log-probabilities gives yes_margins (remote_yes_no.py); one that does not is
+    # asked once, and the answer check then goes without it
+    capabilities = Capabilities(streams=True, json_schema=True, judges=True)
     chat_template = None  # the server applies its own template to /v1/chat/completions; prompts are completions
 
     def warm_up(self) -> None:
@@ -131,6 +133,7 @@ class RemoteBackend:
         self.deadline = deadline  # for the whole answer; None: from the timeout and max_tokens (deadline_for)
         self.model = model
         self.shown_url = redact_url(base_url.strip().rstrip("/"))  # as configured, credentials and secrets masked
+        self.refused_judging = ""  # why the server gave no log-probabilities for yes_margins ("" until it did not)
 
     def endpoint(self, path: str) -> str:
         """The full URL of an API path ("/v1/models"), the configured query string kept after it."""
@@ -233,12 +236,28 @@ class RemoteBackend:
             if expired.is_set():
                 raise self._too_slow(deadline)
 
-    def _post(self, path: str, body: dict[str, Any], cancel: CancelToken | None) -> requests.Response | None:
+    def yes_margins(self, system: str, opening: str, items: Sequence[str], cancel: CancelToken | None = None,
+                    seconds: float | None = None) -> list[float]:
+        """The served model's log-odds of replying "yes" over "no" to `opening` followed by each item, in order
+        (remote_yes_no.py); fewer come back when cancelled, out of `seconds`, or the server reports no
+        log-probabilities."""
+        from paperdesk.core.llm import remote_yes_no
+
+        return remote_yes_no.margins(self, system, opening, items, cancel, seconds)
+
+    def post_json(self, path: str, body: dict[str, Any], cancel: CancelToken | None,
+                  timeout: float) -> requests.Response | None:
+        """The response to a request whose reply is read whole (not streamed), `timeout` for the connection
+        and the reply's reads; None when `cancel` was set first."""
+        return self._post(path, body, cancel, timeout)
+
+    def _post(self, path: str, body: dict[str, Any], cancel: CancelToken | None,
+              timeout: float | None = None) -> requests.Response | None:
         """The streamed response once its headers are in; None when `cancel` was set first. The request is
         sent from a helper thread, which closes a response that arrives after the cancel."""
         def send() -> requests.Response:
-            return requests.post(self.endpoint(path), json=body, stream=True, timeout=self.timeout,
-                                 **self.credentials())
+            return requests.post(self.endpoint(path), json=body, stream=True,
+                                 timeout=self.timeout if timeout is None else timeout, **self.credentials())
 
         if cancel is None:
             return send()
