@@ -218,11 +218,8 @@ def local_backend(llama_probe):
     return backend
 
 
-@pytest.fixture(scope="session")
-def llama_server_url(llama_probe):
-    """`python -m llama_cpp.server` with the default model on a free loopback port. Its logits_all (on by
-    default) would keep the logits of every prompt token, which only prompt logprobs need and no backend asks
-    for: a 2 GB buffer at Gemma 3's 262k vocabulary and half the prompt speed."""
+def _llama_server(logits_all: bool, n_ctx: int):
+    """`python -m llama_cpp.server` with the default model on a free loopback port, its URL while it runs."""
     import subprocess
     import sys
     import time
@@ -234,8 +231,8 @@ def llama_server_url(llama_probe):
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(default_model()), "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", "2048", "--n_threads", str(LLAMA_THREADS),
-         "--n_threads_batch", str(LLAMA_THREADS), "--logits_all", "false"],
+         "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(LLAMA_THREADS),
+         "--n_threads_batch", str(LLAMA_THREADS), "--logits_all", "true" if logits_all else "false"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
@@ -254,6 +251,20 @@ def llama_server_url(llama_probe):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def llama_server_url(llama_probe):
+    """`python -m llama_cpp.server` with the default model. Its logits_all (on by default) would keep the logits
+    of every prompt token, which only log-probabilities need: a 2 GB buffer at Gemma 3's 262k vocabulary and
+    half the prompt speed. So this server reports none, as a server that strips them would."""
+    yield from _llama_server(logits_all=False, n_ctx=2048)
+
+
+@pytest.fixture(scope="module")
+def llama_server_with_logprobs_url(llama_probe):
+    """The same server reporting log-probabilities (logits_all on), in a window small enough for its buffer."""
+    yield from _llama_server(logits_all=True, n_ctx=1024)
 
 
 @pytest.fixture(params=["local", "remote"])

@@ -4,7 +4,7 @@ Used by `bench faults` and tests/faults. Paths:
   /trickle      a PDF body sent `trickle_bytes` every `trickle_every` seconds, forever
   /huge         a PDF body of `huge_bytes` with a Content-Length
   /huge-chunked the same size, chunked (no Content-Length up front)
-  /canned       `canned_body` with `canned_type` (a feed or an SSE stream for a test)
+  /canned       `canned_body` with `canned_type` and status `canned_status` (a feed or an SSE stream for a test)
   /sse-forever  an OpenAI completion stream that ignores max_tokens: a token every `sse_every` s, forever
   /sse-endless  `data: ` and then one line that never ends, `trickle_bytes` every `sse_every` s
   /sse-silent   an event stream's headers and then nothing, as a server still evaluating a long prompt
@@ -70,7 +70,7 @@ class _Handler(BaseHTTPRequestHandler):
                 owner.stopping.wait()
             elif path == "/canned" or "/canned/" in self.path:  # /canned/v1/completions for a model server
                 body = owner.canned_body
-                self._head(owner.canned_type, len(body))
+                self._head(owner.canned_type, len(body), owner.canned_status)
                 self.wfile.write(body)
             else:
                 self._head("text/plain", 9)
@@ -78,8 +78,8 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up, which is what these endpoints are for
 
-    def _head(self, content_type: str, length: int | None) -> None:
-        self.send_response(200)
+    def _head(self, content_type: str, length: int | None, status: int = 200) -> None:
+        self.send_response(status)
         self.send_header("Content-Type", content_type)
         if length is None:
             self.send_header("Transfer-Encoding", "chunked")
@@ -113,6 +113,7 @@ class HostileServer:
         self.huge_bytes = 3_000_000
         self.canned_body = b""
         self.canned_type = "text/plain"
+        self.canned_status = 200
         self.sse_every = 0.001
         self.seen: list[tuple[str, dict[str, str]]] = []  # (path with query, headers) of each request
         self.stopping = threading.Event()

@@ -67,6 +67,9 @@ def test_healthy_library_passes_every_check(home, arxiv, llama_server_url, monke
     assert "AMX" not in " ".join(checks["llama.cpp build"]["details"]["features"])
     assert checks["indexes"]["details"] == {"store_chunks": 60, "keyword_docs": 60, "vector_rows": 60, "problems": []}
     assert checks["embedding"]["details"]["dim"] == 384
+    # this server is started with --logits_all false: it answers, and the doctor says its answers go unchecked
+    assert "no log-probabilities" in checks["remote endpoint"]["summary"]
+    assert "unchecked" in checks["remote endpoint"]["summary"]
 
 
 def _break_indexes(home: Path) -> None:

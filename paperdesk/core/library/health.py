@@ -17,11 +17,14 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from paperdesk.core.config import Settings
 from paperdesk.core.library.index_check import STORE_FILE, check_indexes
 from paperdesk.core.progress import counted
+
+if TYPE_CHECKING:
+    from paperdesk.core.llm.remote import RemoteBackend
 
 OK, SKIPPED, PROBLEM = "ok", "skipped", "problem"
 MIN_FREE_BYTES = 500 * 1024 * 1024
@@ -306,7 +309,18 @@ def check_remote(settings: Settings) -> Check:
     if response.status_code != 200:
         return Check("remote endpoint", PROBLEM, f"{base}/v1/models answered HTTP {response.status_code}",
                      "check that llm.remote_url is an OpenAI-compatible server's base URL")
-    return Check("remote endpoint", OK, f"{base} answers /v1/models")
+    return Check("remote endpoint", OK, f"{base} answers /v1/models; {_judging(backend)}")
+
+
+def _judging(backend: "RemoteBackend") -> str:
+    """Whether the server reports the log-probabilities the answer check reads (one yes-or-no asked)."""
+    margins = backend.yes_margins("Reply yes or no.", "Question: Is this a test?", ["Reply yes or no."],
+                                  seconds=NETWORK_TIMEOUT)
+    if margins:
+        return "it reports log-probabilities, so answers are checked against the passages they cite"
+    why = backend.refused_judging or "no reply in time"
+    return (f"it reports no log-probabilities ({why}), so answers stand unchecked: start llama_cpp.server "
+            "without --logits_all false, or use a server that returns logprobs")
 
 
 def check_arxiv(settings: Settings) -> Check:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 TOP_LOGPROBS = 20  # the most first tokens OpenAI's API reports
 READ_BYTES = 4096
 MAX_REPLY = 1 << 20  # a one-token reply with its log-probabilities is a few kB; a longer one is not read on
+BUSY = frozenset({408, 425, 429, 502, 503, 504})  # a server busy or between restarts now: asked again next time
 
 
 def margins(backend: "RemoteBackend", system: str, opening: str, items: Sequence[str],
@@ -41,10 +42,9 @@ def margins(backend: "RemoteBackend", system: str, opening: str, items: Sequence
     for item in items:
         if backend.refused_judging or (cancel is not None and cancel.cancelled):
             break
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
+        if deadline is not None and time.monotonic() >= deadline:
             break
-        value = _one(backend, messages(system, opening, item), cancel, left)
+        value = _one(backend, messages(system, opening, item), cancel, deadline)
         if value is None:
             break
         out.append(value)
@@ -52,14 +52,14 @@ def margins(backend: "RemoteBackend", system: str, opening: str, items: Sequence
 
 
 def _one(backend: "RemoteBackend", chat: list[dict[str, str]], cancel: CancelToken | None,
-         left: float | None) -> float | None:
-    """One item's margin, or None (cancelled, out of time, or the server gave no usable log-probabilities:
+         deadline: float | None) -> float | None:
+    """One item's margin, or None (cancelled, past `deadline`, or the server gave no usable log-probabilities:
     then `backend.refused_judging` says why)."""
     body: dict[str, Any] = {"messages": chat, "max_tokens": 1, "temperature": 0.0, "stream": False,
                             "logprobs": True, "top_logprobs": TOP_LOGPROBS}
     if backend.model:
         body["model"] = backend.model
-    timeout = backend.timeout if left is None else max(min(backend.timeout, left), 0.1)
+    timeout = backend.timeout if deadline is None else max(min(backend.timeout, deadline - time.monotonic()), 0.1)
     try:
         response = backend.post_json("/v1/chat/completions", body, cancel, timeout)
     except requests.RequestException:
@@ -68,9 +68,10 @@ def _one(backend: "RemoteBackend", chat: list[dict[str, str]], cancel: CancelTok
         return None
     with response:
         if response.status_code != 200:
-            backend.refused_judging = f"HTTP {response.status_code}"
+            if response.status_code not in BUSY:
+                backend.refused_judging = f"HTTP {response.status_code}"
             return None
-        raw = _read(response, None if left is None else time.monotonic() + timeout)
+        raw = _read(response, deadline)
     if raw is None:
         return None  # too long, or still arriving at the deadline
     try:
@@ -87,7 +88,7 @@ def _one(backend: "RemoteBackend", chat: list[dict[str, str]], cancel: CancelTok
 
 def _read(response: requests.Response, deadline: float | None) -> bytes | None:
     """The reply's body, or None once it passes MAX_REPLY bytes or `deadline` while arriving."""
-    raw = b""
+    raw = bytearray()
     try:
         for piece in response.iter_content(READ_BYTES):
             raw += piece
@@ -95,7 +96,7 @@ def _read(response: requests.Response, deadline: float | None) -> bytes | None:
                 return None
     except requests.RequestException:
         return None
-    return raw
+    return bytes(raw)
 
 
 def first_token_logprobs(data: Any) -> list[tuple[str, float]] | None:

@@ -1,0 +1,42 @@
+"""A model server's yes-or-no on items (llm/remote_yes_no.py), on a real llama_cpp.server with the default model:
+the same margins as the local backend's on the same model, and a server that reports no log-probabilities is
+asked once and then left alone, so the answer check goes without it."""
+
+import pytest
+
+from paperdesk.core.agents import answer_check
+from paperdesk.core.llm.remote import RemoteBackend
+
+pytestmark = pytest.mark.slow
+SYSTEM = "You check whether a sentence states the answer to a question."
+ASK = "Question: What colour is the sky on a clear day?"
+THEN = "\nDoes this sentence state the answer? Reply yes or no."
+ITEMS = ["Sentence: On a clear day the sky is blue." + THEN,
+         "Sentence: The train leaves at noon from platform four." + THEN]
+
+
+def test_a_server_reporting_log_probabilities_gives_the_local_margins(llama_server_with_logprobs_url, local_backend):
+    remote = RemoteBackend(llama_server_with_logprobs_url)
+    margins = remote.yes_margins(SYSTEM, ASK, ITEMS, seconds=60)
+    local = local_backend.yes_margins(SYSTEM, ASK, ITEMS)
+    assert len(margins) == 2 and not remote.refused_judging
+    # the same chat through the server's template; only yes/no spellings outside its top 20 are not summed
+    assert margins == pytest.approx(local, abs=0.15)
+    assert margins[0] != margins[1]
+
+
+def test_the_answer_check_reads_through_the_server(llama_server_with_logprobs_url, local_backend):
+    remote = RemoteBackend(llama_server_with_logprobs_url)
+    question = "How much more wheat did coated seeds give in dry plots?"
+    windows = ["In dry plots, seeds coated with nitrogen-fixing bacteria gave 12% more wheat than uncoated seeds."]
+    got = answer_check.margin(remote, question, "Coated seeds gave 12% more wheat [1].", windows)
+    want = answer_check.margin(local_backend, question, "Coated seeds gave 12% more wheat [1].", windows)
+    assert got is not None and got == pytest.approx(want, abs=0.3)
+
+
+def test_a_server_without_log_probabilities_is_asked_once(llama_server_url):
+    remote = RemoteBackend(llama_server_url)
+    assert remote.yes_margins(SYSTEM, ASK, ITEMS, seconds=60) == []
+    assert remote.refused_judging  # why, for the log
+    assert remote.yes_margins(SYSTEM, ASK, ITEMS, seconds=60) == []
+    assert answer_check.margin(remote, "What colour is the sky?", "Blue [1].", ["The sky is blue."]) is None
