@@ -40,3 +40,42 @@ def test_a_server_without_log_probabilities_is_asked_once(llama_server_url):
     assert remote.refused_judging  # why, for the log
     assert remote.yes_margins(SYSTEM, ASK, ITEMS, seconds=60) == []
     assert answer_check.margin(remote, "What colour is the sky?", "Blue [1].", ["The sky is blue."]) is None
+
+
+class _Recording(RemoteBackend):
+    """The real remote client, with each generation request it sends kept."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.sent = []
+
+    def stream(self, request, cancel=None):
+        self.sent.append(request)
+        return super().stream(request, cancel)
+
+
+def test_an_answer_through_a_chat_server_is_written_as_chat_and_checked_through_it(
+        llama_server_with_logprobs_url, library, monkeypatch):
+    from conftest import PAPERS
+    from paperdesk.core.agents import answer as answers
+
+    library.add_pdf(PAPERS / "papermage.pdf")
+    remote = _Recording(llama_server_with_logprobs_url, chat=True)
+    checked = []
+    original = answer_check.margin
+
+    def margin(*args, **kw):
+        checked.append(original(*args, **kw))
+        return checked[-1]
+
+    monkeypatch.setattr(answer_check, "margin", margin)
+    result = answers.answer(library, remote, "How long does papermage take to process a paper?", k=2,
+                            recall_k=0, max_tokens=48)
+    first = remote.sent[0]
+    assert first.prompt is None and first.messages[0]["role"] == "system"  # chat turns, the worked turn among them
+    assert any(m["role"] == "assistant" for m in first.messages)
+    assert result.text and not remote.refused_judging
+    # an answer that passed the other gates was checked through the server, and a margin came back
+    assert all(value is not None for value in checked)
+    if checked and not result.not_found:
+        assert result.support == checked[-1]

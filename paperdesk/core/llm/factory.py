@@ -24,7 +24,7 @@ def make_backend(settings: Settings) -> Backend:
         from paperdesk.core.llm.remote import RemoteBackend
 
         return RemoteBackend(settings["llm.remote_url"], settings["llm.api_key"], settings["llm.timeout"],
-                             settings["llm.remote_model"])
+                             settings["llm.remote_model"], chat=settings["llm.remote_chat"])
     from paperdesk.core.llm.local import LocalBackend
     from paperdesk.core.llm.models import resolve_writer
     from paperdesk.core.llm.prefix_states import default_folder

@@ -110,13 +110,15 @@ class RemoteBackend:
     # judges: a server that reports log-probabilities gives yes_margins (remote_yes_no.py); one that does not is
     # asked once, and the answer check then goes without it
     capabilities = Capabilities(streams=True, json_schema=True, judges=True)
-    chat_template = None  # the server applies its own template to /v1/chat/completions; prompts are completions
+    # what the callers read to write chat turns rather than one completion prompt: the server applies its model's
+    # own template to /v1/chat/completions, so with `chat` this only says that it has one
+    chat_template: str | None = None
 
     def warm_up(self) -> None:
         """Nothing to load here: the server holds the model."""
 
     def __init__(self, base_url: str, api_key: str = "", timeout: float = 120.0, model: str = "",
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None, chat: bool = False) -> None:
         # The endpoint's path goes before any query string (a gateway's ?token=...), and credentials in the
         # URL (http://user:key@host) are taken out of it: sent as Basic auth unless llm.api_key is set.
         parts = urlsplit(base_url.strip())
@@ -133,6 +135,7 @@ class RemoteBackend:
         self.deadline = deadline  # for the whole answer; None: from the timeout and max_tokens (deadline_for)
         self.model = model
         self.shown_url = redact_url(base_url.strip().rstrip("/"))  # as configured, credentials and secrets masked
+        self.chat_template = "the server's own" if chat else None
         self.refused_judging = ""  # why the server gave no log-probabilities for yes_margins ("" until it did not)
 
     def endpoint(self, path: str) -> str:
