@@ -139,9 +139,9 @@ KEYS: tuple[Key, ...] = (
     Key("llm.api_key", str, "", lambda v: v.isascii() and v.isprintable(),
         "printable ASCII (an API key cannot hold other characters)", secret=True),
     Key("llm.remote_model", str, "", hint="model name the remote server serves (vLLM and Ollama need it)"),
-    Key("llm.remote_chat", bool, False,
-        hint="write to the remote server as chat (its model's own template, as the local writer is asked); "
-             "off: completion prompts, for a server whose model has no chat template"),
+    Key("llm.remote_chat", bool, True,
+        hint="write to the remote server as chat turns (its model's own template, as the local writer is asked); "
+             "false: completion prompts, for a server whose model has no chat template"),
     Key("llm.timeout", float, 120.0, _positive),
     Key("summary.section_tokens", int, 90, _positive, "tokens per summary section"),
     Key("summary.map_tokens", int, 64, _positive, "tokens of notes per excerpt"),

@@ -101,15 +101,15 @@ def test_the_remote_model_name_comes_from_config(tmp_home):
     assert backend._body(make_request(backend, "hi"))[1]["model"] == "qwen2.5:7b"  # noqa: SLF001
 
 
-def test_the_remote_writer_is_asked_as_chat_when_configured(tmp_home):
+def test_the_remote_writer_is_asked_in_chat_turns_unless_told_otherwise(tmp_home):
     from paperdesk.core.config import load_settings
     from paperdesk.core.llm.factory import make_backend
 
     base = {"PAPERDESK_LLM_BACKEND": "remote", "PAPERDESK_LLM_REMOTE_URL": "http://h:1"}
-    plain = make_backend(load_settings(environ=base))
+    plain = make_backend(load_settings(environ={**base, "PAPERDESK_LLM_REMOTE_CHAT": "false"}))
     assert plain.chat_template is None
     assert plain._body(make_request(plain, "hi"))[0] == "/v1/completions"  # noqa: SLF001
-    chat = make_backend(load_settings(environ={**base, "PAPERDESK_LLM_REMOTE_CHAT": "true"}))
+    chat = make_backend(load_settings(environ=base))  # chat turns unless told otherwise
     assert chat.chat_template
     path, body = chat._body(make_request(chat, "hi"))  # noqa: SLF001
     assert path == "/v1/chat/completions" and body["messages"] == [{"role": "user", "content": "hi"}]
