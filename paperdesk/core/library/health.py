@@ -296,7 +296,7 @@ def check_remote(settings: Settings) -> Check:
 
     from paperdesk.core.llm.remote import RemoteBackend
 
-    backend = RemoteBackend(url, api_key=settings["llm.api_key"])
+    backend = RemoteBackend(url, api_key=settings["llm.api_key"], model=settings["llm.remote_model"])
     base = backend.shown_url
     try:
         response = requests.get(backend.endpoint("/v1/models"), timeout=NETWORK_TIMEOUT, **backend.credentials())
@@ -318,7 +318,7 @@ def _judging(backend: "RemoteBackend") -> str:
                                   seconds=NETWORK_TIMEOUT)
     if margins:
         return "it reports log-probabilities, so answers are checked against the passages they cite"
-    why = backend.refused_judging or "no reply in time"
+    why = backend.refused_judging or f"no usable reply within {NETWORK_TIMEOUT:g} s"
     return (f"it reports no log-probabilities ({why}), so answers stand unchecked: start llama_cpp.server "
             "without --logits_all false, or use a server that returns logprobs")
 
