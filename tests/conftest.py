@@ -18,6 +18,7 @@ from arxiv_server import ArxivServer
 # each spinning two threads on the same two cores run many times slower than one thread each.
 LLAMA_THREADS = int(os.environ.get("PAPERDESK_TEST_LLAMA_THREADS", "1"))
 WRITER_PIN = {"PAPERDESK_LLM_WRITER_MODEL": "gemma3-270m", "PAPERDESK_LLM_N_THREADS": str(LLAMA_THREADS)}
+WRITER = "qwen2.5-coder-1.5b"  # the default writer, which `make test` installs
 os.environ.update(WRITER_PIN)
 
 
@@ -218,8 +219,9 @@ def local_backend(llama_probe):
     return backend
 
 
-def _llama_server(logits_all: bool, n_ctx: int):
-    """`python -m llama_cpp.server` with the default model on a free loopback port, its URL while it runs."""
+def _llama_server(logits_all: bool, n_ctx: int, model=None):
+    """`python -m llama_cpp.server` with `model` (default: the default model) on a free loopback port, its URL
+    while it runs."""
     import subprocess
     import sys
     import time
@@ -230,7 +232,7 @@ def _llama_server(logits_all: bool, n_ctx: int):
 
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(default_model()), "--host", "127.0.0.1",
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(model or default_model()), "--host", "127.0.0.1",
          "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(LLAMA_THREADS),
          "--n_threads_batch", str(LLAMA_THREADS), "--logits_all", "true" if logits_all else "false"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -261,10 +263,23 @@ def llama_server_url(llama_probe):
     yield from _llama_server(logits_all=False, n_ctx=2048)
 
 
+def installed_writer():
+    """The default writer's GGUF (Qwen2.5-Coder-1.5B-Instruct, which `make test` installs), or a failed test."""
+    from paperdesk.core.config import load_settings
+    from paperdesk.core.llm import catalogue
+
+    path = catalogue.installed_path(catalogue.BY_NAME[WRITER], load_settings())
+    if path is None:
+        pytest.fail(f"{WRITER} is not installed: run `make test` or `paperdesk models install {WRITER}`")
+    return path
+
+
 @pytest.fixture(scope="module")
-def llama_server_with_logprobs_url(llama_probe):
-    """The same server reporting log-probabilities (logits_all on), in a window small enough for its buffer."""
-    yield from _llama_server(logits_all=True, n_ctx=1024)
+def writer_server_with_logprobs_url(llama_probe):
+    """llama_cpp.server serving the default writer, whose GGUF ships a chat template (the tiny Gemma's does not:
+    the server would fall back to another model family's turns), reporting log-probabilities (logits_all on)
+    in a window small enough for their buffer."""
+    yield from _llama_server(logits_all=True, n_ctx=2048, model=installed_writer())
 
 
 @pytest.fixture(params=["local", "remote"])

@@ -1,13 +1,22 @@
-"""A model server's yes-or-no on items (llm/remote_yes_no.py), on a real llama_cpp.server with the default model:
-the same margins as the local backend's on the same model, and a server that reports no log-probabilities is
-asked once and then left alone, so the answer check goes without it."""
+"""A model server's yes-or-no on items (llm/remote_yes_no.py), on a real llama_cpp.server serving the default
+writer: the same margins as the local backend's on the same model, and a server that reports no log-probabilities
+is asked once and then left alone, so the answer check goes without it."""
 
 import pytest
 
+from conftest import LLAMA_THREADS, installed_writer
 from paperdesk.core.agents import answer_check
+from paperdesk.core.llm.local import LocalBackend
 from paperdesk.core.llm.remote import RemoteBackend
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def local_writer(llama_probe):
+    backend = LocalBackend(installed_writer(), n_ctx=2048, n_threads=LLAMA_THREADS)
+    backend.llama()
+    return backend
 SYSTEM = "You check whether a sentence states the answer to a question."
 ASK = "Question: What colour is the sky on a clear day?"
 THEN = "\nDoes this sentence state the answer? Reply yes or no."
@@ -15,22 +24,22 @@ ITEMS = ["Sentence: On a clear day the sky is blue." + THEN,
          "Sentence: The train leaves at noon from platform four." + THEN]
 
 
-def test_a_server_reporting_log_probabilities_gives_the_local_margins(llama_server_with_logprobs_url, local_backend):
-    remote = RemoteBackend(llama_server_with_logprobs_url)
+def test_a_server_reporting_log_probabilities_gives_the_local_margins(writer_server_with_logprobs_url, local_writer):
+    remote = RemoteBackend(writer_server_with_logprobs_url)
     margins = remote.yes_margins(SYSTEM, ASK, ITEMS, seconds=60)
-    local = local_backend.yes_margins(SYSTEM, ASK, ITEMS)
+    local = local_writer.yes_margins(SYSTEM, ASK, ITEMS)
     assert len(margins) == 2 and not remote.refused_judging
     # the same chat through the server's template; only yes/no spellings outside its top 20 are not summed
     assert margins == pytest.approx(local, abs=0.15)
-    assert margins[0] != margins[1]
+    assert margins[0] > 0 > margins[1]  # the writer reads these two plainly
 
 
-def test_the_answer_check_reads_through_the_server(llama_server_with_logprobs_url, local_backend):
-    remote = RemoteBackend(llama_server_with_logprobs_url)
+def test_the_answer_check_reads_through_the_server(writer_server_with_logprobs_url, local_writer):
+    remote = RemoteBackend(writer_server_with_logprobs_url)
     question = "How much more wheat did coated seeds give in dry plots?"
     windows = ["In dry plots, seeds coated with nitrogen-fixing bacteria gave 12% more wheat than uncoated seeds."]
     got = answer_check.margin(remote, question, "Coated seeds gave 12% more wheat [1].", windows)
-    want = answer_check.margin(local_backend, question, "Coated seeds gave 12% more wheat [1].", windows)
+    want = answer_check.margin(local_writer, question, "Coated seeds gave 12% more wheat [1].", windows)
     assert got is not None and got == pytest.approx(want, abs=0.3)
 
 
@@ -55,12 +64,12 @@ class _Recording(RemoteBackend):
 
 
 def test_an_answer_through_a_chat_server_is_written_as_chat_and_checked_through_it(
-        llama_server_with_logprobs_url, library, monkeypatch):
+        writer_server_with_logprobs_url, library, monkeypatch):
     from conftest import PAPERS
     from paperdesk.core.agents import answer as answers
 
     library.add_pdf(PAPERS / "papermage.pdf")
-    remote = _Recording(llama_server_with_logprobs_url, chat=True)
+    remote = _Recording(writer_server_with_logprobs_url, chat=True)
     checked = []
     original = answer_check.margin
 
@@ -70,7 +79,7 @@ def test_an_answer_through_a_chat_server_is_written_as_chat_and_checked_through_
 
     monkeypatch.setattr(answer_check, "margin", margin)
     result = answers.answer(library, remote, "How long does papermage take to process a paper?", k=2,
-                            recall_k=0, max_tokens=48)
+                            recall_k=0, max_tokens=24)
     first = remote.sent[0]
     assert first.prompt is None and first.messages[0]["role"] == "system"  # chat turns, the worked turn among them
     assert any(m["role"] == "assistant" for m in first.messages)
