@@ -12,16 +12,19 @@ from paperdesk.core.llm.remote import RemoteBackend
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def local_writer(llama_probe):
-    backend = LocalBackend(installed_writer(), n_ctx=2048, n_threads=LLAMA_THREADS)
-    backend.llama()
-    return backend
 SYSTEM = "You check whether a sentence states the answer to a question."
 ASK = "Question: What colour is the sky on a clear day?"
 THEN = "\nDoes this sentence state the answer? Reply yes or no."
 ITEMS = ["Sentence: On a clear day the sky is blue." + THEN,
          "Sentence: The train leaves at noon from platform four." + THEN]
+
+
+@pytest.fixture(scope="module")
+def local_writer(llama_probe):
+    """The default writer on the local backend, to compare the served one with."""
+    backend = LocalBackend(installed_writer(), n_ctx=2048, n_threads=LLAMA_THREADS)
+    backend.llama()
+    return backend
 
 
 def test_a_server_reporting_log_probabilities_gives_the_local_margins(writer_server_with_logprobs_url, local_writer):
