@@ -1,6 +1,7 @@
 """A model server's yes-or-no on items (llm/remote_yes_no.py), on a real llama_cpp.server serving the default
-writer: the same margins as the local backend's on the same model, and a server that reports no log-probabilities
-is asked once and then left alone, so the answer check goes without it."""
+writer: the same margins as the local backend's on the same model, and the answer check reads through it; a
+server that reports no log-probabilities is asked once and then left alone, and an answer written through it in
+chat turns stands unchecked."""
 
 import pytest
 
@@ -35,15 +36,10 @@ def test_a_server_reporting_log_probabilities_gives_the_local_margins(writer_ser
     # the same chat through the server's template; only yes/no spellings outside its top 20 are not summed
     assert margins == pytest.approx(local, abs=0.15)
     assert margins[0] > 0 > margins[1]  # the writer reads these two plainly
-
-
-def test_the_answer_check_reads_through_the_server(writer_server_with_logprobs_url, local_writer):
-    remote = RemoteBackend(writer_server_with_logprobs_url)
-    question = "How much more wheat did coated seeds give in dry plots?"
     windows = ["In dry plots, seeds coated with nitrogen-fixing bacteria gave 12% more wheat than uncoated seeds."]
-    got = answer_check.margin(remote, question, "Coated seeds gave 12% more wheat [1].", windows)
-    want = answer_check.margin(local_writer, question, "Coated seeds gave 12% more wheat [1].", windows)
-    assert got is not None and got == pytest.approx(want, abs=0.3)
+    checked = answer_check.margin(remote, "How much more wheat did coated seeds give in dry plots?",
+                                  "Coated seeds gave 12% more wheat [1].", windows)
+    assert checked is not None and checked > answer_check.FIRM_MIN  # the answer check reads through the server
 
 
 def test_a_server_without_log_probabilities_is_asked_once(llama_server_url):
@@ -66,28 +62,16 @@ class _Recording(RemoteBackend):
         return super().stream(request, cancel)
 
 
-def test_an_answer_through_a_chat_server_is_written_as_chat_and_checked_through_it(
-        writer_server_with_logprobs_url, library, monkeypatch):
+def test_an_answer_through_a_chat_server_is_sent_as_chat_turns_and_stands_unchecked_without_log_probabilities(
+        llama_server_url, library):
     from conftest import PAPERS
     from paperdesk.core.agents import answer as answers
 
     library.add_pdf(PAPERS / "papermage.pdf")
-    remote = _Recording(writer_server_with_logprobs_url, chat=True)
-    checked = []
-    original = answer_check.margin
-
-    def margin(*args, **kw):
-        checked.append(original(*args, **kw))
-        return checked[-1]
-
-    monkeypatch.setattr(answer_check, "margin", margin)
+    remote = _Recording(llama_server_url, chat=True)  # the tiny default model, behind a server reporting none
     result = answers.answer(library, remote, "How long does papermage take to process a paper?", k=2,
                             recall_k=0, max_tokens=24)
     first = remote.sent[0]
     assert first.prompt is None and first.messages[0]["role"] == "system"  # chat turns, the worked turn among them
     assert any(m["role"] == "assistant" for m in first.messages)
-    assert result.text and not remote.refused_judging
-    # an answer that passed the other gates was checked through the server, and a margin came back
-    assert all(value is not None for value in checked)
-    if checked and not result.not_found:
-        assert result.support == checked[-1]
+    assert result.text and result.support is None
