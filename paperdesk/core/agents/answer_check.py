@@ -72,4 +72,3 @@ def firm(value: float | None) -> bool:
 def stands_at(value: float | None) -> bool:
     """Whether an answer checked at `value` stands (also when the check could not be had: None)."""
     return value is None or value >= MARGIN_MIN
-

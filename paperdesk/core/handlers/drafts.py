@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paperdesk.core.agents import answer as answers
-from paperdesk.core.agents.answer_result import UNSURE, unsure_note_removed
+from paperdesk.core.agents.answer_result import unsure_note_removed
 from paperdesk.core.commands.parse import Command
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.handlers import follow_up, new_paper
@@ -65,7 +65,7 @@ def _draft_from_hits(desk: "Desk", command: Command, hits: list["Hit"], kind: st
                            max_tokens=max_tokens, dialogue=desk.dialogue_block(), note=desk.progress,
                            **answers.answer_options(desk.settings))
     if result.unsure and not result.cancelled:  # kept with the text: a saved answer still says it
-        stream(f"\n\n{UNSURE}")
+        stream(result.shown_text[len(result.text):])
     status = "interrupted" if result.cancelled else "draft"
     revision = desk.drafts.add_draft_revision(draft_id, result.shown_text, result.sources, status)
     if kind == "report":  # lqs = the papers the report cites

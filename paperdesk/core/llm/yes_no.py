@@ -31,22 +31,23 @@ def reply_tokens(llama: Any, words: Sequence[str]) -> list[int]:
     return found
 
 
+def _cut(item: str) -> str:
+    """An item's lines, each cut to MAX_ITEM_WORDS words."""
+    return "\n".join(" ".join(line.split()[:MAX_ITEM_WORDS]) for line in item.splitlines())
+
+
 def messages(system: str, opening: str, item: str) -> list[dict[str, str]]:
-    """One item's chat: the system message, then `opening` and `item` on lines of one user turn. An item's lines
-    are kept, each cut to MAX_ITEM_WORDS words."""
-    item = "\n".join(" ".join(line.split()[:MAX_ITEM_WORDS]) for line in item.splitlines())
-    return [{"role": "system", "content": system}, {"role": "user", "content": f"{opening}\n{item}"}]
+    """One item's chat: the system message, then `opening` and the item (`_cut`) on lines of one user turn."""
+    return [{"role": "system", "content": system}, {"role": "user", "content": f"{opening}\n{_cut(item)}"}]
 
 
 def prompt_tokens(llama: Any, system: str, opening: str, item: str) -> list[int]:
     """The tokens of one item's prompt (`messages`): chat turns when the model has its own template, else plain
     text."""
-    chat = messages(system, opening, item)
-    item = chat[1]["content"][len(opening) + 1:]
-    tokens = chat_tokens(llama, chat)
+    tokens = chat_tokens(llama, messages(system, opening, item))
     if tokens is not None:
         return tokens
-    text = f"{system}\n\n{opening}\n{item}\nAnswer (yes or no):"
+    text = f"{system}\n\n{opening}\n{_cut(item)}\nAnswer (yes or no):"
     return list(llama.tokenize(text.encode("utf-8"), add_bos=True, special=False))
 
 
